@@ -1,0 +1,284 @@
+import { fc, test } from "@fast-check/vitest";
+import { describe, expect, it } from "vitest";
+import { type EventHandle, Scheduler } from "./scheduler.js";
+
+/** Reference model: every event ever scheduled, popped by (time, insertion order). */
+interface ModelEvent {
+  timePs: number;
+  kind: number;
+  target: number;
+  alive: boolean;
+}
+
+type Op =
+  | { op: "schedule"; delayPs: number; kind: number; target: number; cancellable: boolean }
+  | { op: "cancel"; pick: number }
+  | { op: "pop" };
+
+// Small delays make equal times common, and zero delays exercise the fast lane.
+const opArb: fc.Arbitrary<Op> = fc.oneof(
+  {
+    weight: 5,
+    arbitrary: fc.record({
+      op: fc.constant("schedule" as const),
+      delayPs: fc.oneof(fc.constant(0), fc.nat({ max: 20 }), fc.nat({ max: 5_000_000 })),
+      kind: fc.nat({ max: 2 }),
+      target: fc.integer({ min: -(2 ** 31), max: 2 ** 31 - 1 }),
+      cancellable: fc.boolean(),
+    }),
+  },
+  { weight: 2, arbitrary: fc.record({ op: fc.constant("cancel" as const), pick: fc.nat() }) },
+  { weight: 4, arbitrary: fc.record({ op: fc.constant("pop" as const) }) },
+);
+
+function newScheduler(initialCapacity: number): Scheduler {
+  const s = new Scheduler({ initialCapacity });
+  for (const name of ["a", "b", "c"]) s.defineKind(name, () => {});
+  return s;
+}
+
+describe("Scheduler against a reference model", () => {
+  test.prop([fc.array(opArb, { maxLength: 400 }), fc.integer({ min: 1, max: 8 })], {
+    numRuns: 300,
+  })(
+    "pops in (time, scheduling order) under random schedule/cancel/pop interleavings",
+    (ops, initialCapacity) => {
+      const s = newScheduler(initialCapacity);
+      const model: ModelEvent[] = [];
+      const handles: { handle: EventHandle; index: number }[] = [];
+      let now = 0;
+      const popModel = (): ModelEvent | undefined => {
+        let best: ModelEvent | undefined;
+        for (const e of model) {
+          // Strict < keeps the earliest scheduled among equal times: FIFO ties.
+          if (e.alive && (best === undefined || e.timePs < best.timePs)) best = e;
+        }
+        if (best) best.alive = false;
+        return best;
+      };
+      for (const o of ops) {
+        if (o.op === "schedule") {
+          const at = now + o.delayPs;
+          model.push({ timePs: at, kind: o.kind, target: o.target, alive: true });
+          if (o.cancellable) {
+            handles.push({
+              handle: s.scheduleCancellable(at, o.kind, o.target),
+              index: model.length - 1,
+            });
+          } else {
+            s.schedule(at, o.kind, o.target);
+          }
+        } else if (o.op === "cancel") {
+          if (handles.length === 0) continue;
+          const { handle, index } = handles[o.pick % handles.length]!;
+          const wasAlive = model[index]!.alive;
+          expect(s.isPending(handle)).toBe(wasAlive);
+          expect(s.cancel(handle)).toBe(wasAlive);
+          model[index]!.alive = false;
+        } else {
+          const expected = popModel();
+          expect(s.popNext()).toBe(expected !== undefined);
+          if (expected) {
+            now = expected.timePs;
+            expect([s.nowPs, s.lastKind, s.lastTarget]).toEqual([
+              expected.timePs,
+              expected.kind,
+              expected.target,
+            ]);
+          }
+        }
+        expect(s.pending).toBe(model.filter((e) => e.alive).length);
+      }
+      // Drain: the rest comes out in model order, then nothing.
+      for (let e = popModel(); e !== undefined; e = popModel()) {
+        expect(s.popNext()).toBe(true);
+        expect([s.nowPs, s.lastKind, s.lastTarget]).toEqual([e.timePs, e.kind, e.target]);
+      }
+      expect(s.popNext()).toBe(false);
+      expect(s.pending).toBe(0);
+    },
+  );
+
+  test.prop(
+    [
+      fc.array(fc.record({ delayPs: fc.nat({ max: 30 }), children: fc.nat({ max: 3 }) }), {
+        minLength: 1,
+        maxLength: 60,
+      }),
+    ],
+    { numRuns: 200 },
+  )(
+    "run() dispatches handlers in non-decreasing time, FIFO among equal times, including events that handlers schedule",
+    (plan) => {
+      const s = new Scheduler({ initialCapacity: 2 });
+      const log: { timePs: number; id: number }[] = [];
+      let nextId = 0;
+      const scheduledOrder: number[] = [];
+      const ids = new Map<number, number>();
+      let cursor = 0;
+      const kind = s.defineKind("node", (target) => {
+        log.push({ timePs: s.nowPs, id: target });
+        // Each dispatched event schedules up to `children` more, some at the current time.
+        const step = plan[cursor++ % plan.length]!;
+        for (let c = 0; c < step.children && nextId < 300; c++) {
+          const id = nextId++;
+          ids.set(id, s.nowPs + ((step.delayPs + c) % 3 === 0 ? 0 : step.delayPs + c));
+          scheduledOrder.push(id);
+          s.schedule(ids.get(id)!, kind, id);
+        }
+      });
+      for (const step of plan) {
+        const id = nextId++;
+        ids.set(id, step.delayPs);
+        scheduledOrder.push(id);
+        s.schedule(step.delayPs, kind, id);
+      }
+      expect(s.run()).toBe("empty");
+      expect(log.length).toBe(nextId);
+      expect(s.processed).toBe(nextId);
+      // Expected order: by time, then by when the event was scheduled.
+      const rank = new Map(scheduledOrder.map((id, i) => [id, i]));
+      const expected = [...scheduledOrder].sort(
+        (a, b) => ids.get(a)! - ids.get(b)! || rank.get(a)! - rank.get(b)!,
+      );
+      expect(log.map((e) => e.id)).toEqual(expected);
+      for (const e of log) expect(e.timePs).toBe(ids.get(e.id));
+    },
+  );
+});
+
+describe("Scheduler run control", () => {
+  it("runUntil processes events due by the limit and leaves the clock there", () => {
+    const s = new Scheduler();
+    const seen: number[] = [];
+    const k = s.defineKind("k", (t) => seen.push(t));
+    for (const t of [5, 10, 10, 15]) s.schedule(t, k, t);
+    expect(s.runUntil(10)).toBe("time");
+    expect(seen).toEqual([5, 10, 10]);
+    expect(s.nowPs).toBe(10);
+    expect(s.runUntil(12)).toBe("time");
+    expect(s.nowPs).toBe(12);
+    expect(s.nextEventTimePs()).toBe(15);
+    expect(s.runUntilEmpty()).toBe("empty");
+    expect(s.nowPs).toBe(15);
+    expect(s.runUntil(100)).toBe("time");
+    expect(s.nowPs).toBe(100);
+  });
+
+  it("stops when a handler calls stop() or stopWhen returns true, and resumes after", () => {
+    const s = new Scheduler();
+    const seen: number[] = [];
+    const k = s.defineKind("k", (t) => {
+      seen.push(t);
+      if (t === 2) s.stop();
+    });
+    for (let t = 1; t <= 6; t++) s.schedule(t * 100, k, t);
+    expect(s.run()).toBe("stopped");
+    expect(seen).toEqual([1, 2]);
+    expect(s.nowPs).toBe(200);
+    expect(s.run({ stopWhen: () => seen.length === 4 })).toBe("stopped");
+    expect(seen).toEqual([1, 2, 3, 4]);
+    expect(s.run({ untilPs: 10_000 })).toBe("time");
+    expect(seen).toEqual([1, 2, 3, 4, 5, 6]);
+  });
+
+  it("scheduleIn is relative to now and counts processed events", () => {
+    const s = new Scheduler();
+    const times: number[] = [];
+    const k = s.defineKind("k", (t) => {
+      times.push(s.nowPs);
+      if (t < 3) s.scheduleIn(1000, k, t + 1);
+    });
+    s.schedule(7, k, 0);
+    s.run();
+    expect(times).toEqual([7, 1007, 2007, 3007]);
+    expect(s.processed).toBe(4);
+  });
+});
+
+describe("Scheduler cancellation", () => {
+  it("a handle is inert once its event ran, and cancelling twice is a no-op", () => {
+    const s = new Scheduler({ initialCapacity: 1 });
+    const seen: number[] = [];
+    const k = s.defineKind("k", (t) => seen.push(t));
+    const first = s.scheduleCancellable(10, k, 1);
+    s.run();
+    // The slot is reused by the next event; the stale handle must not reach it.
+    const second = s.scheduleCancellable(20, k, 2);
+    expect(s.isPending(first)).toBe(false);
+    expect(s.cancel(first)).toBe(false);
+    expect(s.isPending(second)).toBe(true);
+    expect(s.cancel(second)).toBe(true);
+    expect(s.cancel(second)).toBe(false);
+    s.run();
+    expect(seen).toEqual([1]);
+  });
+
+  it("nextEventTimePs skips cancelled events, in the heap and in the fast lane", () => {
+    const s = new Scheduler();
+    const k = s.defineKind("k", () => {});
+    const now = s.scheduleCancellable(0, k, 0);
+    const early = s.scheduleCancellable(5, k, 1);
+    s.schedule(9, k, 2);
+    s.cancel(now);
+    s.cancel(early);
+    expect(s.nextEventTimePs()).toBe(9);
+    expect(s.pending).toBe(1);
+  });
+
+  it("re-armed timers do not grow the heap without bound (compaction)", () => {
+    const s = new Scheduler({ initialCapacity: 16 });
+    const k = s.defineKind("timer", () => {});
+    let handle = s.scheduleCancellable(1_000_000, k, 0);
+    for (let i = 0; i < 100_000; i++) {
+      s.cancel(handle);
+      handle = s.scheduleCancellable(1_000_000 + i, k, 0);
+    }
+    expect(s.pending).toBe(1);
+    expect(s.popNext()).toBe(true);
+    expect(s.nowPs).toBe(1_000_000 + 99_999);
+    expect(s.popNext()).toBe(false);
+  });
+
+  it("ignores handles that were never issued", () => {
+    const s = new Scheduler();
+    s.defineKind("k", () => {});
+    expect(s.cancel(12345 as EventHandle)).toBe(false);
+    expect(s.cancel(-1 as EventHandle)).toBe(false);
+    expect(s.isPending(0.5 as EventHandle)).toBe(false);
+  });
+});
+
+describe("Scheduler input checks", () => {
+  it("rejects times in the past, non-integer or unsafe times, unknown kinds and bad targets", () => {
+    const s = new Scheduler();
+    const k = s.defineKind("link delivery", () => {});
+    s.schedule(100, k, 0);
+    s.popNext();
+    expect(() => s.schedule(99, k, 0)).toThrow(
+      /link delivery at 99 ps: it is in the past \(now is 100 ps\)/,
+    );
+    expect(() => s.schedule(100.5, k, 0)).toThrow(/integer picoseconds/);
+    expect(() => s.schedule(2 ** 53, k, 0)).toThrow(/integer picoseconds/);
+    expect(() => s.schedule(Number.NaN, k, 0)).toThrow(RangeError);
+    expect(() => s.scheduleIn(-1, k, 0)).toThrow(/delay must be ≥ 0/);
+    expect(() => s.schedule(200, 7, 0)).toThrow(/unknown event kind 7/);
+    expect(() => s.schedule(200, k, 2 ** 31)).toThrow(/32-bit integer/);
+    expect(() => s.run({ untilPs: 50 })).toThrow(/untilPs must be an integer time ≥ now/);
+    expect(() => new Scheduler({ initialCapacity: 0 })).toThrow(/initialCapacity/);
+  });
+
+  it("a handler's exception leaves the scheduler usable", () => {
+    const s = new Scheduler();
+    const seen: number[] = [];
+    const k = s.defineKind("k", (t) => {
+      if (t === 1) throw new Error("boom");
+      seen.push(t);
+    });
+    s.schedule(1, k, 1);
+    s.schedule(2, k, 2);
+    expect(() => s.run()).toThrow("boom");
+    expect(s.run()).toBe("empty");
+    expect(seen).toEqual([2]);
+  });
+});
