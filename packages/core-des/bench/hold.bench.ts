@@ -194,6 +194,7 @@ async function main(): Promise<void> {
   const option = (flag: string) => (args.includes(flag) ? args[args.indexOf(flag) + 1] : undefined);
   const sizes = (option("--sizes") ?? "1000,10000,100000,1000000").split(",").map(Number);
   const reps = Number(option("--reps") ?? 5);
+  const startMs = performance.now();
   const results: Record<string, Record<number, number>> = {};
   console.log(
     `hold model (take one, schedule one), median of ${reps} repetitions, node ${process.version}`,
@@ -217,6 +218,7 @@ async function main(): Promise<void> {
   const theirs = results["heap-js (objects)"]!;
   const ratios = sizes.map((n) => `${n}: ${(ours[n]! / theirs[n]!).toFixed(1)}x`).join(", ");
   console.log(`popNext+schedule vs heap-js (same process): ${ratios}`);
+  console.log(`wall time: ${((performance.now() - startMs) / 1000).toFixed(1)} s`);
   if (args.includes("--json")) console.log(JSON.stringify({ node: process.version, results }));
 }
 
