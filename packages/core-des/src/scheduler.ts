@@ -1,4 +1,5 @@
 import { MAX_TIME_PS, type TimePs } from "./time.js";
+import { resized } from "./typed-array.js";
 
 /**
  * Handler of one event kind. It receives the event's target index (which component, port,
@@ -83,22 +84,22 @@ export class Scheduler {
   // Slots.
   private capacity: number;
   private slotCount = 0;
-  private slotSeq: Float64Array;
-  private slotKind: Int32Array;
-  private slotTarget: Int32Array;
-  private slotState: Uint8Array;
-  private freeSlots: Int32Array;
+  private slotSeq: Float64Array<ArrayBuffer>;
+  private slotKind: Int32Array<ArrayBuffer>;
+  private slotTarget: Int32Array<ArrayBuffer>;
+  private slotState: Uint8Array<ArrayBuffer>;
+  private freeSlots: Int32Array<ArrayBuffer>;
   private freeTop = 0;
 
   // Binary min-heap on time, 1-based: entry k is (heapTime[k], heapSlot[k]) and its
   // children are 2k and 2k + 1, so siblings never straddle a cache line. During a pop the
   // entry after the last holds +Infinity, a sentinel right child.
-  private heapTime: Float64Array;
-  private heapSlot: Int32Array;
+  private heapTime: Float64Array<ArrayBuffer>;
+  private heapSlot: Int32Array<ArrayBuffer>;
   private heapSize = 0;
 
   // Fast lane: ring buffer of slots due at the current time.
-  private lane: Int32Array;
+  private lane: Int32Array<ArrayBuffer>;
   private laneHead = 0;
   private laneCount = 0;
 
@@ -412,13 +413,13 @@ export class Scheduler {
       throw new RangeError(`more than ${SLOT_LIMIT} events pending: the scheduler's limit`);
     }
     const capacity = Math.min(this.capacity * 2, SLOT_LIMIT);
-    this.slotSeq = grow(this.slotSeq, new Float64Array(capacity));
-    this.slotKind = grow(this.slotKind, new Int32Array(capacity));
-    this.slotTarget = grow(this.slotTarget, new Int32Array(capacity));
-    this.slotState = grow(this.slotState, new Uint8Array(capacity));
-    this.freeSlots = grow(this.freeSlots, new Int32Array(capacity));
-    this.heapTime = grow(this.heapTime, new Float64Array(capacity + 2));
-    this.heapSlot = grow(this.heapSlot, new Int32Array(capacity + 2));
+    this.slotSeq = resized(this.slotSeq, capacity);
+    this.slotKind = resized(this.slotKind, capacity);
+    this.slotTarget = resized(this.slotTarget, capacity);
+    this.slotState = resized(this.slotState, capacity);
+    this.freeSlots = resized(this.freeSlots, capacity);
+    this.heapTime = resized(this.heapTime, capacity + 2);
+    this.heapSlot = resized(this.heapSlot, capacity + 2);
     this.capacity = capacity;
   }
 
@@ -569,9 +570,4 @@ export class Scheduler {
     }
     throw new RangeError(`cannot schedule ${name}: target must be a 32-bit integer, got ${target}`);
   }
-}
-
-function grow<T extends Float64Array | Int32Array | Uint8Array>(old: T, grown: T): T {
-  grown.set(old);
-  return grown;
 }

@@ -1,4 +1,4 @@
-import { ensureLength } from "./growable.js";
+import { ensureLength } from "../typed-array.js";
 import { nearestRank, nearestRankOf } from "./quantile.js";
 
 export interface HistogramOptions {

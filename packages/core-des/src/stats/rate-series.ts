@@ -1,5 +1,5 @@
-import type { TimePs } from "../time.js";
-import { ensureLength } from "./growable.js";
+import { rateGbps, type TimePs } from "../time.js";
+import { ensureLength } from "../typed-array.js";
 
 /**
  * Bytes counted into fixed-width time bins, read back as a rate: the throughput of a flow
@@ -58,8 +58,7 @@ export class RateSeries {
   /** Rate per bin in Gb/s: bytes × 8 / bin width (1 Gb/s = 1 bit per 1000 ps). */
   gbps(untilPs?: TimePs): Float64Array {
     const out = this.bytesPerBin(untilPs);
-    const scale = 8000 / this.binWidthPs;
-    for (let i = 0; i < out.length; i++) out[i]! *= scale;
+    for (let i = 0; i < out.length; i++) out[i] = rateGbps(out[i]!, this.binWidthPs);
     return out;
   }
 

@@ -14,10 +14,15 @@ describe("TimeWeightedAverage", () => {
     expect(Array.from(q.binMeans(200))).toEqual([(10 * 50 + 30 * 50) / 100, (30 * 50) / 100]);
   });
 
-  it("averages a partial last bin over its elapsed part, and rejects time going back", () => {
+  it("averages a partial last bin over its elapsed part, as a query, and rejects time going back", () => {
     const q = new TimeWeightedAverage({ startPs: 1000, initialValue: 4, binWidthPs: 100 });
     expect(Array.from(q.binMeans(1150))).toEqual([4, 4]);
-    expect(() => q.set(1100, 1)).toThrow(/time went backwards/);
+    // The query moved nothing: an update before the queried time is still accepted.
+    q.set(1100, 1);
+    expect(Array.from(q.binMeans(1150))).toEqual([4, 1]);
+    expect(q.mean(1150)).toBe((4 * 100 + 1 * 50) / 150);
+    expect(() => q.set(1099, 2)).toThrow(/time went backwards/);
+    expect(() => q.mean(1099)).toThrow(/time went backwards/);
     expect(() => new TimeWeightedAverage().binMeans(10)).toThrow(/binWidthPs/);
   });
 

@@ -1,5 +1,5 @@
 import type { TimePs } from "../time.js";
-import { ensureLength } from "./growable.js";
+import { ensureLength } from "../typed-array.js";
 
 export interface TimeWeightedOptions {
   /** Start of the observation window. Default 0. */
@@ -74,51 +74,62 @@ export class TimeWeightedAverage {
 
   /** Mean over [startPs, untilPs] (the current value extends to `untilPs`). */
   mean(untilPs: TimePs): number {
-    if (!(untilPs >= this.#lastPs)) {
-      throw new RangeError(`untilPs ${untilPs} is before the last update ${this.#lastPs}`);
-    }
+    this.#checkNotBefore(untilPs);
     const span = untilPs - this.startPs;
     if (span === 0) return this.#value;
     return (this.#area + this.#value * (untilPs - this.#lastPs)) / span;
   }
 
   /**
-   * Time-weighted mean of each bin up to `untilPs`; the last bin, if partial, is averaged
-   * over the part of it that has elapsed.
+   * Time-weighted mean of each bin up to `untilPs` (≥ the last update); the last bin, if
+   * partial, is averaged over the part of it that has elapsed. A query: it changes nothing.
    */
   binMeans(untilPs: TimePs): Float64Array {
     const width = this.binWidthPs;
     if (width === undefined) throw new Error("binMeans needs the binWidthPs option");
-    this.#advance(untilPs);
+    this.#checkNotBefore(untilPs);
     const bins = Math.ceil((untilPs - this.startPs) / width);
+    const area = new Float64Array(Math.max(bins, this.#binArea.length));
+    area.set(this.#binArea);
+    this.#spread(area, this.#lastPs, untilPs);
     const out = new Float64Array(bins);
     for (let i = 0; i < bins; i++) {
-      const binEnd = Math.min(this.startPs + (i + 1) * width, untilPs);
-      const covered = binEnd - (this.startPs + i * width);
-      out[i] = (i < this.#binArea.length ? this.#binArea[i]! : 0) / covered;
+      const binStart = this.startPs + i * width;
+      out[i] = area[i]! / (Math.min(binStart + width, untilPs) - binStart);
     }
     return out;
   }
 
   #advance(timePs: TimePs): void {
-    const last = this.#lastPs;
-    if (!(timePs >= last)) {
-      throw new RangeError(`time went backwards: ${timePs} ps after an update at ${last} ps`);
-    }
-    const value = this.#value;
-    this.#area += value * (timePs - last);
-    const width = this.binWidthPs;
-    if (width !== undefined && value !== 0 && timePs > last) {
-      const lastBin = Math.ceil((timePs - this.startPs) / width) - 1;
+    this.#checkNotBefore(timePs);
+    this.#area += this.#value * (timePs - this.#lastPs);
+    if (this.binWidthPs !== undefined && timePs > this.#lastPs) {
+      const lastBin = Math.ceil((timePs - this.startPs) / this.binWidthPs) - 1;
       this.#binArea = ensureLength(this.#binArea, lastBin + 1);
-      let t = last;
-      while (t < timePs) {
-        const bin = Math.floor((t - this.startPs) / width);
-        const end = Math.min(timePs, this.startPs + (bin + 1) * width);
-        this.#binArea[bin]! += value * (end - t);
-        t = end;
-      }
+      this.#spread(this.#binArea, this.#lastPs, timePs);
     }
     this.#lastPs = timePs;
+  }
+
+  // Adds the current value's area over [fromPs, toPs) to the bins it covers.
+  #spread(area: Float64Array, fromPs: TimePs, toPs: TimePs): void {
+    const width = this.binWidthPs!;
+    const value = this.#value;
+    if (value === 0) return;
+    let t = fromPs;
+    while (t < toPs) {
+      const bin = Math.floor((t - this.startPs) / width);
+      const end = Math.min(toPs, this.startPs + (bin + 1) * width);
+      area[bin]! += value * (end - t);
+      t = end;
+    }
+  }
+
+  #checkNotBefore(timePs: TimePs): void {
+    if (!(timePs >= this.#lastPs)) {
+      throw new RangeError(
+        `time went backwards: ${timePs} ps after an update at ${this.#lastPs} ps`,
+      );
+    }
   }
 }

@@ -1,0 +1,17 @@
+/** The typed arrays the kernel's growable stores use. */
+export type GrowableArray =
+  | Float64Array<ArrayBuffer>
+  | Int32Array<ArrayBuffer>
+  | Uint8Array<ArrayBuffer>;
+
+/** A copy of `a` with `length` elements (≥ `a.length`): the old contents, then zeros. */
+export function resized<T extends GrowableArray>(a: T, length: number): T {
+  const grown = new (a.constructor as new (length: number) => T)(length);
+  grown.set(a);
+  return grown;
+}
+
+/** `a` itself if it holds `length` elements, else a copy grown to at least double its size. */
+export function ensureLength<T extends GrowableArray>(a: T, length: number): T {
+  return length <= a.length ? a : resized(a, Math.max(length, a.length * 2));
+}
