@@ -1,0 +1,140 @@
+import type { RngStream, Scheduler, TimePs } from "@cclab/core-des";
+import type { Packet } from "./packet.js";
+import type { QueueingPart } from "./queueing.js";
+
+/**
+ * Version of this contract. A plugin states the version it was written for; the network
+ * rejects a plugin whose version it does not implement, instead of running it wrongly.
+ */
+export const SPEC_VERSION = 1;
+export type SpecVersion = typeof SPEC_VERSION;
+
+/** Read-only view of one switch or host port, for schemes that detect congestion. */
+export interface PortView {
+  readonly vlCount: number;
+  /** Bytes buffered at this port's input for `vl`. */
+  inputBytes(vl: number): number;
+  /** Credits (64-byte blocks) this port's transmitter holds for `vl` (credit discipline). */
+  credits(vl: number): number;
+  /** True while the downstream port has paused `vl` (PFC). */
+  isPaused(vl: number): boolean;
+  /** True while the transmitter is sending a packet. */
+  isTransmitting(): boolean;
+  /** True while a packet for `vl` is ready here but flow control holds it (the OFF state). */
+  isBlocked(vl: number): boolean;
+}
+
+/** Services every part receives. */
+export interface PartServices {
+  readonly scheduler: Scheduler;
+  /** A random stream of the part's own, named after the device it runs on. */
+  readonly rng: RngStream;
+}
+
+// --- switch part (congestion point) ---------------------------------------------------------
+
+export interface SwitchPartContext extends PartServices {
+  readonly switchIndex: number;
+  readonly portCount: number;
+  port(index: number): PortView;
+  /**
+   * Sends a control packet out of `outPort` (e.g. a BCN frame or a NACK back toward a source).
+   * It is queued ahead of data on that port.
+   */
+  sendControl(outPort: number, packet: Packet): void;
+}
+
+/** Hooks a switch calls; a missing hook is never called and costs nothing. */
+export interface SwitchPart {
+  /** A packet was buffered at `inPort` (may mark FECN/ECN from queue state). */
+  onEnqueue?(packet: Packet, inPort: number): void;
+  /** A packet starts leaving through `outPort` (may mark at transmit). */
+  onTransmit?(packet: Packet, inPort: number, outPort: number): void;
+}
+
+export interface SwitchPartFactory {
+  readonly specVersion: SpecVersion;
+  readonly name: string;
+  /** Virtual lanes the scheme needs beyond the data lanes (e.g. a control lane). */
+  readonly extraVls?: number;
+  create(context: SwitchPartContext): SwitchPart;
+}
+
+// --- receiver part (notification point) -----------------------------------------------------
+
+export interface HostPartContext extends PartServices {
+  readonly hostIndex: number;
+  readonly hostCount: number;
+  /** The host's own uplink port. */
+  readonly port: PortView;
+  /** Sends a control packet from this host, ahead of its data. */
+  sendControl(packet: Packet): void;
+}
+
+export interface ReceiverPart {
+  /** A data packet has been delivered to this host. */
+  onData?(packet: Packet): void;
+}
+
+export interface ReceiverPartFactory {
+  readonly specVersion: SpecVersion;
+  readonly name: string;
+  create(context: HostPartContext): ReceiverPart;
+}
+
+// --- sender part (reaction point) -----------------------------------------------------------
+
+/** The queue pair a flow gate controls. */
+export interface FlowInfo {
+  readonly flowId: number;
+  readonly srcHost: number;
+  readonly dstHost: number;
+  readonly sl: number;
+}
+
+/**
+ * Per-flow sending permission. The host asks before each data packet of the flow and tells
+ * the gate what it sent; a gate that returns a time later than now is asked again then.
+ */
+export interface FlowGate {
+  /** Earliest time the flow may start its next packet (≤ now: it may send now). */
+  nextSendPs(nowPs: TimePs): TimePs;
+  /** Optional window: false holds the flow until a control packet reopens it. */
+  windowOpen?(): boolean;
+  /** The flow started sending `packet` now. */
+  onSent?(packet: Packet): void;
+}
+
+export interface SenderPart {
+  openFlow(flow: FlowInfo): FlowGate;
+  /** A control packet for this host arrived (CNP, BECN, ACK, grant ...). */
+  onControl?(packet: Packet): void;
+}
+
+export interface SenderPartFactory {
+  readonly specVersion: SpecVersion;
+  readonly name: string;
+  create(context: HostPartContext): SenderPart;
+}
+
+/**
+ * A congestion-control scheme: any subset of the four parts. Parts of different schemes can
+ * be combined (a detector from one, a reaction from another) by building a scheme from them.
+ */
+export interface CcScheme {
+  readonly specVersion: SpecVersion;
+  readonly name: string;
+  readonly switchPart?: SwitchPartFactory;
+  readonly queueingPart?: QueueingPart;
+  readonly receiverPart?: ReceiverPartFactory;
+  readonly senderPart?: SenderPartFactory;
+}
+
+/** Throws a clear error if a plugin was written for another contract version. */
+export function assertSpecVersion(what: string, plugin: { readonly specVersion: number }): void {
+  if (plugin.specVersion !== SPEC_VERSION) {
+    throw new TypeError(
+      `${what} was written for @cclab/fabric specVersion ${plugin.specVersion}; this fabric implements ${SPEC_VERSION}`,
+    );
+  }
+}

@@ -1,0 +1,42 @@
+export {
+  assertSpecVersion,
+  type CcScheme,
+  type FlowGate,
+  type FlowInfo,
+  type HostPartContext,
+  type PartServices,
+  type PortView,
+  type ReceiverPart,
+  type ReceiverPartFactory,
+  type SenderPart,
+  type SenderPartFactory,
+  SPEC_VERSION,
+  type SpecVersion,
+  type SwitchPart,
+  type SwitchPartContext,
+  type SwitchPartFactory,
+} from "./cc.js";
+export type {
+  Cable,
+  Endpoint,
+  FabricDescription,
+  ForwardingTable,
+  HostNode,
+  PortSelection,
+  Routing,
+  SwitchNode,
+  Topology,
+} from "./description.js";
+export { Fifo } from "./fifo.js";
+export {
+  CREDIT_BLOCK_BYTES,
+  creditBlocks,
+  type FlowControlDiscipline,
+  type HeadroomInputs,
+  PAUSE_FRAME_BYTES,
+  PortFlowState,
+  pfcHeadroomBytes,
+} from "./flow-control.js";
+export { Link, type LinkReceiver, type LinkSender, LinkSet, type ReceiveTiming } from "./link.js";
+export { Ecn, type EcnCodePoint, isControlKind, Packet, type PacketKind } from "./packet.js";
+export type { InputQueueSet, QueueingPart, QueueSetContext } from "./queueing.js";

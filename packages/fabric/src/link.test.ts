@@ -1,0 +1,86 @@
+import { Scheduler, serializationPs } from "@cclab/core-des";
+import { describe, expect, it } from "vitest";
+import { PortFlowState } from "./flow-control.js";
+import { LinkSet } from "./link.js";
+import { Packet } from "./packet.js";
+
+function packet(sizeBytes: number): Packet {
+  const p = new Packet();
+  p.sizeBytes = sizeBytes;
+  return p;
+}
+
+describe("Link, a delay line", () => {
+  it("hands packets over in order at header or tail time, with one event per busy link", () => {
+    const scheduler = new Scheduler();
+    const links = new LinkSet(scheduler);
+    const link = links.add(10, 50_000, 1);
+    const got: [number, number][] = [];
+    const state = new PortFlowState("credit", 1, 100);
+    link.connect(
+      { flowControlChanged: () => {} },
+      0,
+      state,
+      { receivePacket: (p) => got.push([p.sizeBytes, scheduler.nowPs]) },
+      3,
+      { cutThroughBytes: 64, processingPs: 7 },
+    );
+    const a = packet(1000);
+    const b = packet(32);
+    link.transmit(a, serializationPs(1000, 10));
+    expect(scheduler.pending).toBe(1);
+    scheduler.run({ untilPs: serializationPs(1000, 10) });
+    link.transmit(b, scheduler.nowPs + serializationPs(32, 10));
+    scheduler.run();
+    expect(got).toEqual([
+      [1000, 50_000 + serializationPs(64, 10) + 7],
+      // A packet shorter than the header is usable only when all of it is in.
+      [32, serializationPs(1000, 10) + serializationPs(32, 10) + 50_000 + 7],
+    ]);
+    expect(a.tailArrivalPs).toBe(serializationPs(1000, 10) + 50_000);
+  });
+
+  it("returns credits one latency later and pause frames after 64 B plus latency", () => {
+    const scheduler = new Scheduler();
+    const links = new LinkSet(scheduler);
+    const link = links.add(100, 1_000, 2);
+    const credit = new PortFlowState("credit", 2, 0);
+    const seen: number[] = [];
+    link.connect(
+      { flowControlChanged: () => seen.push(scheduler.nowPs) },
+      0,
+      credit,
+      { receivePacket: () => {} },
+      0,
+      {
+        cutThroughBytes: Number.POSITIVE_INFINITY,
+        processingPs: 0,
+      },
+    );
+    link.returnCredits(1, 5);
+    expect(link.creditsReturning[1]).toBe(5);
+    scheduler.run();
+    expect(credit.credits[1]).toBe(5);
+    expect(link.creditsReturning[1]).toBe(0);
+    expect(seen).toEqual([1_000]);
+
+    const pfc = new PortFlowState("pfc", 2, 0);
+    const link2 = links.add(100, 1_000, 2);
+    link2.connect(
+      { flowControlChanged: () => seen.push(scheduler.nowPs) },
+      0,
+      pfc,
+      { receivePacket: () => {} },
+      0,
+      {
+        cutThroughBytes: Number.POSITIVE_INFINITY,
+        processingPs: 0,
+      },
+    );
+    const t0 = scheduler.nowPs;
+    link2.sendPause(0, true);
+    scheduler.run();
+    expect(pfc.paused[0]).toBe(1);
+    expect(seen.at(-1)).toBe(t0 + serializationPs(64, 100) + 1_000);
+  });
+});

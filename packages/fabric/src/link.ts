@@ -1,0 +1,211 @@
+import { type Scheduler, serializationPs, type TimePs } from "@cclab/core-des";
+import { Fifo } from "./fifo.js";
+import { creditBlocks, PAUSE_FRAME_BYTES, type PortFlowState } from "./flow-control.js";
+import type { Packet } from "./packet.js";
+
+/** The device at the far end of a link: it gets each packet once its header is usable. */
+export interface LinkReceiver {
+  /**
+   * Called at `packet.arrivalPs`, when the packet may be acted on: under virtual cut-through
+   * once its header has arrived and been routed, otherwise once its tail has arrived (plus any
+   * processing delay). `packet.tailArrivalPs` tells when its last byte arrives.
+   */
+  receivePacket(packet: Packet, port: number): void;
+}
+
+/** The device at the near end: told when credits or pause state of its port changed. */
+export interface LinkSender {
+  flowControlChanged(port: number): void;
+}
+
+/** How the receiving device wants packets handed over. */
+export interface ReceiveTiming {
+  /**
+   * Bytes the receiver needs before it can act: the header size under virtual cut-through,
+   * or `Infinity` to wait for the whole packet (store-and-forward, or a host).
+   */
+  readonly cutThroughBytes: number;
+  /** Added to the arrival: routing and crossbar setup latency, ps. */
+  readonly processingPs: TimePs;
+}
+
+/**
+ * One direction of a cable (MODEL.md): a rate, a propagation latency, a sender port and a
+ * receiver port. It is a delay line: packets in flight wait in a FIFO and only the head has an
+ * event in the scheduler, so the heap holds one entry per busy link, not one per packet. The
+ * reverse channel carries this link's flow control (credit returns, pause and resume) back to
+ * the sender, also as a delay line.
+ */
+export class Link {
+  /** Packets on the wire, in sending order; each delivers at its `arrivalPs`. */
+  private readonly inFlight = new Fifo<Packet>(16);
+  /** Flow-control updates on their way back: triples (dueTimePs, vl, value). */
+  private readonly backward = new Fifo<number>(48);
+  /** Credit blocks on the wire forward, per VL (part of credit conservation). */
+  readonly blocksInFlight: Int32Array;
+  /** Credit blocks on their way back to the sender, per VL. */
+  readonly creditsReturning: Int32Array;
+  /** Payload and total bytes this link has started to send. */
+  bytesSent = 0;
+  payloadBytesSent = 0;
+  packetsSent = 0;
+  private readonly pausePs: TimePs;
+  private receiver: LinkReceiver | undefined;
+  private receiverPort = 0;
+  private sender: LinkSender | undefined;
+  private senderPort = 0;
+  private senderState: PortFlowState | undefined;
+  private timing: ReceiveTiming = { cutThroughBytes: Number.POSITIVE_INFINITY, processingPs: 0 };
+
+  constructor(
+    /** Position in the fabric's link list; the target of this link's events. */
+    readonly index: number,
+    readonly rateGbps: number,
+    readonly latencyPs: TimePs,
+    vlCount: number,
+    private readonly scheduler: Scheduler,
+    private readonly deliverKind: number,
+    private readonly backwardKind: number,
+  ) {
+    this.blocksInFlight = new Int32Array(vlCount);
+    this.creditsReturning = new Int32Array(vlCount);
+    this.pausePs = serializationPs(PAUSE_FRAME_BYTES, rateGbps);
+  }
+
+  /** Wires the two ends. `senderState` is the sending port's credits / pause state. */
+  connect(
+    sender: LinkSender,
+    senderPort: number,
+    senderState: PortFlowState,
+    receiver: LinkReceiver,
+    receiverPort: number,
+    timing: ReceiveTiming,
+  ): void {
+    this.sender = sender;
+    this.senderPort = senderPort;
+    this.senderState = senderState;
+    this.receiver = receiver;
+    this.receiverPort = receiverPort;
+    this.timing = timing;
+  }
+
+  /** Serialization time of `bytes` on this link. */
+  serPs(bytes: number): TimePs {
+    return serializationPs(bytes, this.rateGbps);
+  }
+
+  /**
+   * Puts a packet on the wire now. `endPs` is when its last byte leaves the sender, which is
+   * later than `now + ser(size)` when the packet is cut through from a slower or later input
+   * (MODEL.md: it cannot finish leaving before its tail has arrived). Credits must already
+   * have been consumed by the sender.
+   */
+  transmit(packet: Packet, endPs: TimePs): void {
+    const now = this.scheduler.nowPs;
+    const tail = endPs + this.latencyPs;
+    const timing = this.timing;
+    packet.tailArrivalPs = tail;
+    packet.arrivalPs =
+      packet.sizeBytes > timing.cutThroughBytes
+        ? now + this.latencyPs + this.serPs(timing.cutThroughBytes) + timing.processingPs
+        : tail + timing.processingPs;
+    this.blocksInFlight[packet.vl]! += creditBlocks(packet.sizeBytes);
+    this.bytesSent += packet.sizeBytes;
+    this.payloadBytesSent += packet.payloadBytes;
+    this.packetsSent++;
+    this.inFlight.push(packet);
+    if (this.inFlight.length === 1) {
+      this.scheduler.schedule(packet.arrivalPs, this.deliverKind, this.index);
+    }
+  }
+
+  /** Packets on the wire now. */
+  get packetsInFlight(): number {
+    return this.inFlight.length;
+  }
+
+  /** The receiver freed `blocks` of `vl`: they reach the sender one latency later. */
+  returnCredits(vl: number, blocks: number): void {
+    this.creditsReturning[vl]! += blocks;
+    this.pushBackward(this.scheduler.nowPs + this.latencyPs, vl, blocks);
+  }
+
+  /**
+   * The receiver pauses (`paused` true) or resumes priority `vl`. The frame is sent at once,
+   * ahead of any data, and acts at the sender after its serialization and one latency. Its
+   * 64 bytes are not charged to the reverse link's data bandwidth.
+   */
+  sendPause(vl: number, paused: boolean): void {
+    this.pushBackward(this.scheduler.nowPs + this.pausePs + this.latencyPs, vl, paused ? -1 : -2);
+  }
+
+  /** Event handler: the head packet has arrived. */
+  deliverHead(): void {
+    const packet = this.inFlight.shift()!;
+    this.blocksInFlight[packet.vl]! -= creditBlocks(packet.sizeBytes);
+    const next = this.inFlight.peek();
+    if (next !== undefined) this.scheduler.schedule(next.arrivalPs, this.deliverKind, this.index);
+    this.receiver!.receivePacket(packet, this.receiverPort);
+  }
+
+  /** Event handler: flow-control updates due now have reached the sender. */
+  deliverBackward(): void {
+    const now = this.scheduler.nowPs;
+    const queue = this.backward;
+    const state = this.senderState!;
+    while (queue.length !== 0 && queue.peek()! <= now) {
+      queue.shift();
+      const vl = queue.shift()!;
+      const value = queue.shift()!;
+      if (value >= 0) {
+        this.creditsReturning[vl]! -= value;
+        state.credits[vl]! += value;
+      } else {
+        state.paused[vl] = value === -1 ? 1 : 0;
+      }
+    }
+    if (queue.length !== 0) this.scheduler.schedule(queue.peek()!, this.backwardKind, this.index);
+    this.sender!.flowControlChanged(this.senderPort);
+  }
+
+  private pushBackward(dueTimePs: TimePs, vl: number, value: number): void {
+    const queue = this.backward;
+    const wasEmpty = queue.length === 0;
+    queue.push(dueTimePs);
+    queue.push(vl);
+    queue.push(value);
+    if (wasEmpty) this.scheduler.schedule(dueTimePs, this.backwardKind, this.index);
+  }
+}
+
+/**
+ * All links of a fabric on one scheduler: registers the two link event kinds once and
+ * dispatches them by link index.
+ */
+export class LinkSet {
+  readonly links: Link[] = [];
+  private readonly deliverKind: number;
+  private readonly backwardKind: number;
+
+  constructor(private readonly scheduler: Scheduler) {
+    const links = this.links;
+    this.deliverKind = scheduler.defineKind("link: packet arrives", (i) => links[i]!.deliverHead());
+    this.backwardKind = scheduler.defineKind("link: flow control arrives", (i) =>
+      links[i]!.deliverBackward(),
+    );
+  }
+
+  add(rateGbps: number, latencyPs: TimePs, vlCount: number): Link {
+    const link = new Link(
+      this.links.length,
+      rateGbps,
+      latencyPs,
+      vlCount,
+      this.scheduler,
+      this.deliverKind,
+      this.backwardKind,
+    );
+    this.links.push(link);
+    return link;
+  }
+}

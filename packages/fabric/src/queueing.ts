@@ -1,0 +1,37 @@
+import type { Packet } from "./packet.js";
+
+/**
+ * The queues of one input port and VL of a switch (MODEL.md, "Input side"): however they are
+ * organised, they share the port's buffer and credits for that VL, which is what makes a
+ * congested flow block others (the victim effect of Gran thesis Paper II). The switch
+ * decides when a packet is buffered and when it leaves; the queue set only decides the order.
+ */
+export interface InputQueueSet {
+  /** A packet has arrived and been routed (`packet.outPort` is set). */
+  enqueue(packet: Packet): void;
+  /** The packet this input would send to `outPort` now: a queue head routed there, if any. */
+  headFor(outPort: number): Packet | undefined;
+  /** Removes and returns the packet {@link headFor} gave for `outPort`. */
+  dequeueFor(outPort: number): Packet;
+  /** Packets queued. */
+  readonly packetCount: number;
+}
+
+/** What a queue set is built for. */
+export interface QueueSetContext {
+  readonly switchIndex: number;
+  readonly inPort: number;
+  readonly vl: number;
+  readonly portCount: number;
+  readonly hostCount: number;
+}
+
+/**
+ * A queueing scheme for switch inputs (one FIFO, VOQ per output, VOQ per destination, or a
+ * plug-in such as EcoCC's hot-flow queues): builds the queue set of each input port and VL.
+ */
+export interface QueueingPart {
+  readonly specVersion: 1;
+  readonly name: string;
+  create(context: QueueSetContext): InputQueueSet;
+}
