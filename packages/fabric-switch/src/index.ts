@@ -1,0 +1,21 @@
+export { SingleQueue, singleQueue } from "./fifo-queue.js";
+export {
+  MAX_SWITCH_PORTS,
+  registerSwitchEvents,
+  Switch,
+  type SwitchKinds,
+  type SwitchPortStats,
+  type SwitchSetup,
+} from "./switch.js";
+export {
+  type BufferConfig,
+  DEFAULT_SWITCH_CONFIG,
+  type PfcThresholds,
+  QUEUEING_SCHEMES,
+  type QueueingName,
+  queueingPartOf,
+  resolveSwitchConfig,
+  type SwitchConfig,
+} from "./switch-config.js";
+export { VoqPerDestination, voqPerDestination } from "./voq-destination.js";
+export { VoqPerOutput, voqPerOutput } from "./voq-port.js";

@@ -1,0 +1,213 @@
+import type { FlowControlDiscipline, QueueingPart } from "@cclab/fabric";
+import { singleQueue } from "./fifo-queue.js";
+import { voqPerDestination } from "./voq-destination.js";
+import { voqPerOutput } from "./voq-port.js";
+
+/** Built-in queueing schemes by name; a plug-in is passed as a {@link QueueingPart}. */
+export const QUEUEING_SCHEMES = {
+  "1q": singleQueue,
+  "voq-port": voqPerOutput,
+  "voq-dest": voqPerDestination,
+} as const satisfies Record<string, QueueingPart>;
+export type QueueingName = keyof typeof QUEUEING_SCHEMES;
+
+/**
+ * Input buffer memory (MODEL.md, "Input side"):
+ * - `partitioned`: every input port has `bytesPerPortVl` for each VL (InfiniBand style);
+ * - `shared`: one memory of `sharedBytes` for the whole switch; an ingress queue (port, VL)
+ *   pauses its upstream when it holds more than `alpha × free shared memory` (dynamic
+ *   threshold) and may then still use `headroomBytes` of reserved headroom (Ethernet style,
+ *   PFC only).
+ */
+export type BufferConfig =
+  | { readonly model: "partitioned"; readonly bytesPerPortVl: number }
+  | {
+      readonly model: "shared";
+      readonly sharedBytes: number;
+      readonly alpha: number;
+      readonly headroomBytes: number;
+      /** Resume when the queue is this far below its dynamic threshold. */
+      readonly xonOffsetBytes: number;
+    };
+
+/** PFC thresholds of a partitioned ingress queue (per port and priority). */
+export interface PfcThresholds {
+  readonly xoffBytes: number;
+  readonly xonBytes: number;
+}
+
+export interface SwitchConfig {
+  /** Virtual lanes (InfiniBand) or priorities (PFC) per port. */
+  readonly vlCount: number;
+  /** VLs served with strict priority over the data VLs (control lanes). */
+  readonly controlVls: readonly number[];
+  /** `vct`: virtual cut-through (a packet may leave once its header is in); `saf`: store-and-forward. */
+  readonly switching: "vct" | "saf";
+  /** Bytes that must arrive before a packet can be routed under VCT. */
+  readonly headerBytes: number;
+  /** From header arrival (VCT) or tail arrival (SAF) to eligibility at the output, ns. */
+  readonly routingLatencyNs: number;
+  /** Packets an input port can send through the crossbar at once. */
+  readonly readPorts: number;
+  /** Output buffer per port and VL, bytes; 0: none (packets go from input to link). */
+  readonly outputBufferBytes: number;
+  /** Crossbar speed relative to the output link (with output buffers). */
+  readonly speedup: number;
+  readonly queueing: QueueingName | QueueingPart;
+  readonly buffer: BufferConfig;
+  /** Required with PFC and a partitioned buffer. */
+  readonly pfc?: PfcThresholds;
+  /** When set, input occupancy per port and VL is also kept as a series of bins this wide, ns. */
+  readonly occupancyBinNs: number | null;
+}
+
+/**
+ * Defaults. routingLatencyNs 100: the InfiniScale IV switch latency of Gran's testbed
+ * (thesis L1285). 32 KiB per port and VL: the thesis gives no buffer size for its simulator
+ * (see packages/fabric-switch/README.md); 16 MTUs of 2048 B covers more than one credit round
+ * trip at 32 Gb/s over metres of cable.
+ */
+export const DEFAULT_SWITCH_CONFIG: SwitchConfig = {
+  vlCount: 1,
+  controlVls: [],
+  switching: "vct",
+  headerBytes: 64,
+  routingLatencyNs: 100,
+  readPorts: 1,
+  outputBufferBytes: 0,
+  speedup: 1,
+  queueing: "voq-port",
+  buffer: { model: "partitioned", bytesPerPortVl: 32 * 1024 },
+  occupancyBinNs: null,
+};
+
+const KEYS = new Set<string>([
+  "vlCount",
+  "controlVls",
+  "switching",
+  "headerBytes",
+  "routingLatencyNs",
+  "readPorts",
+  "outputBufferBytes",
+  "speedup",
+  "queueing",
+  "buffer",
+  "pfc",
+  "occupancyBinNs",
+]);
+
+function requireNumber(
+  where: string,
+  value: unknown,
+  { min, integer }: { min: number; integer: boolean },
+): void {
+  if (typeof value !== "number" || !Number.isFinite(value) || value < min) {
+    throw new RangeError(
+      `${where} must be a ${integer ? "whole " : ""}number ≥ ${min}, got ${String(value)}`,
+    );
+  }
+  if (integer && !Number.isInteger(value)) {
+    throw new RangeError(`${where} must be a whole number, got ${value}`);
+  }
+}
+
+/**
+ * Fills defaults and checks a switch configuration against the flow-control discipline;
+ * throws an error naming the field and what is allowed.
+ */
+export function resolveSwitchConfig(
+  partial: Partial<SwitchConfig>,
+  discipline: FlowControlDiscipline,
+  where = "switch",
+): SwitchConfig {
+  for (const key of Object.keys(partial)) {
+    if (!KEYS.has(key)) {
+      throw new TypeError(`${where}: unknown key "${key}"; allowed: ${[...KEYS].join(", ")}`);
+    }
+  }
+  const config: SwitchConfig = { ...DEFAULT_SWITCH_CONFIG, ...partial };
+  requireNumber(`${where}.vlCount`, config.vlCount, { min: 1, integer: true });
+  if (config.vlCount > 16)
+    throw new RangeError(`${where}.vlCount must be ≤ 16, got ${config.vlCount}`);
+  for (const vl of config.controlVls) {
+    if (!Number.isInteger(vl) || vl < 0 || vl >= config.vlCount) {
+      throw new RangeError(`${where}.controlVls: ${vl} is not a VL in 0..${config.vlCount - 1}`);
+    }
+  }
+  if (config.switching !== "vct" && config.switching !== "saf") {
+    throw new TypeError(
+      `${where}.switching must be "vct" or "saf", got ${String(config.switching)}`,
+    );
+  }
+  requireNumber(`${where}.headerBytes`, config.headerBytes, { min: 1, integer: true });
+  requireNumber(`${where}.routingLatencyNs`, config.routingLatencyNs, { min: 0, integer: false });
+  requireNumber(`${where}.readPorts`, config.readPorts, { min: 1, integer: true });
+  requireNumber(`${where}.outputBufferBytes`, config.outputBufferBytes, { min: 0, integer: true });
+  requireNumber(`${where}.speedup`, config.speedup, { min: 1, integer: false });
+  if (config.outputBufferBytes === 0 && config.speedup !== 1) {
+    throw new RangeError(
+      `${where}.speedup ${config.speedup} needs output buffers: set ${where}.outputBufferBytes > 0 (without them the crossbar runs at link rate)`,
+    );
+  }
+  if (typeof config.queueing === "string" && !(config.queueing in QUEUEING_SCHEMES)) {
+    throw new TypeError(
+      `${where}.queueing: unknown scheme "${config.queueing}"; built in: ${Object.keys(QUEUEING_SCHEMES).join(", ")}, or pass a QueueingPart`,
+    );
+  }
+  if (config.occupancyBinNs !== null) {
+    requireNumber(`${where}.occupancyBinNs`, config.occupancyBinNs, { min: 1, integer: true });
+  }
+  const buffer = config.buffer;
+  if (buffer.model === "partitioned") {
+    requireNumber(`${where}.buffer.bytesPerPortVl`, buffer.bytesPerPortVl, {
+      min: 64,
+      integer: true,
+    });
+  } else if (buffer.model === "shared") {
+    if (discipline === "credit") {
+      throw new TypeError(
+        `${where}.buffer.model "shared" needs PFC flow control; with credits use "partitioned"`,
+      );
+    }
+    requireNumber(`${where}.buffer.sharedBytes`, buffer.sharedBytes, { min: 64, integer: true });
+    requireNumber(`${where}.buffer.headroomBytes`, buffer.headroomBytes, { min: 0, integer: true });
+    requireNumber(`${where}.buffer.xonOffsetBytes`, buffer.xonOffsetBytes, {
+      min: 0,
+      integer: true,
+    });
+    if (!(buffer.alpha > 0) || !Number.isFinite(buffer.alpha)) {
+      throw new RangeError(
+        `${where}.buffer.alpha must be a number > 0, got ${String(buffer.alpha)}`,
+      );
+    }
+  } else {
+    throw new TypeError(
+      `${where}.buffer.model must be "partitioned" or "shared", got ${String((buffer as { model: unknown }).model)}`,
+    );
+  }
+  if (discipline === "pfc" && buffer.model === "partitioned") {
+    const pfc = config.pfc;
+    if (pfc === undefined) {
+      throw new TypeError(
+        `${where}.pfc {xoffBytes, xonBytes} is required with PFC and a partitioned buffer`,
+      );
+    }
+    requireNumber(`${where}.pfc.xoffBytes`, pfc.xoffBytes, { min: 0, integer: true });
+    requireNumber(`${where}.pfc.xonBytes`, pfc.xonBytes, { min: 0, integer: true });
+    if (pfc.xonBytes > pfc.xoffBytes) {
+      throw new RangeError(
+        `${where}.pfc.xonBytes (${pfc.xonBytes}) must be ≤ xoffBytes (${pfc.xoffBytes})`,
+      );
+    }
+    if (pfc.xoffBytes >= buffer.bytesPerPortVl) {
+      throw new RangeError(
+        `${where}.pfc.xoffBytes (${pfc.xoffBytes}) must be below buffer.bytesPerPortVl (${buffer.bytesPerPortVl}) to leave headroom`,
+      );
+    }
+  }
+  return config;
+}
+
+export function queueingPartOf(config: SwitchConfig): QueueingPart {
+  return typeof config.queueing === "string" ? QUEUEING_SCHEMES[config.queueing] : config.queueing;
+}

@@ -1,0 +1,599 @@
+import { nsToPs, type RngStream, type Scheduler, TimeWeightedAverage } from "@cclab/core-des";
+import {
+  creditBlocks,
+  Fifo,
+  type FlowControlDiscipline,
+  type ForwardingTable,
+  type InputQueueSet,
+  type Link,
+  type LinkReceiver,
+  type LinkSender,
+  type Packet,
+  PortFlowState,
+  type PortView,
+  type ReceiveTiming,
+  type SwitchPart,
+} from "@cclab/fabric";
+import { queueingPartOf, type SwitchConfig } from "./switch-config.js";
+
+/** Ports per switch the event target encoding allows (target = switch << 10 | port). */
+export const MAX_SWITCH_PORTS = 1024;
+const PORT_BITS = 10;
+/** What a link is sending, besides a packet cut through from input `i ≥ 0`. */
+const FROM_CONTROL = -1;
+const FROM_OUTPUT_BUFFER = -2;
+
+/** The switch event kinds, registered once per scheduler by {@link registerSwitchEvents}. */
+export interface SwitchKinds {
+  readonly txEnd: number;
+  readonly transferEnd: number;
+}
+
+/** Everything a switch needs from the network that builds it. */
+export interface SwitchSetup {
+  readonly index: number;
+  readonly name: string;
+  readonly portCount: number;
+  readonly hostCount: number;
+  readonly config: SwitchConfig;
+  readonly discipline: FlowControlDiscipline;
+  readonly table: ForwardingTable;
+  readonly scheduler: Scheduler;
+  /** Used by `random` port selection. */
+  readonly rng: RngStream;
+  /** Event kinds registered by {@link registerSwitchEvents}. */
+  readonly kinds: SwitchKinds;
+}
+
+/** Per-port counters of a switch (MODEL.md, "What is measured"). */
+export interface SwitchPortStats {
+  readonly port: number;
+  readonly bytesForwarded: number;
+  readonly packetsForwarded: number;
+  /** Per VL: time the output had a packet ready but was held by flow control, ps. */
+  readonly blockedPs: readonly number[];
+  /** Per VL: ON→OFF transitions of the output. */
+  readonly offTransitions: readonly number[];
+  /** Per VL: time-weighted mean and maximum input-buffer occupancy, bytes. */
+  readonly meanInputBytes: readonly number[];
+  readonly maxInputBytes: readonly number[];
+  /** Per VL: mean input occupancy in each bin, bytes (only with `occupancyBinNs`). */
+  readonly inputBytesSeries?: readonly Float64Array[];
+}
+
+/**
+ * An input-queued switch (MODEL.md, "Through a switch"): per-port, per-VL input buffers
+ * organised by the queueing scheme; virtual cut-through or store-and-forward; round-robin
+ * over input ports at each output (the "locally fair" policy, SRP paper L38 and Gran thesis
+ * L1115); control VLs before data VLs, data VLs round-robin; `readPorts` packets per input
+ * at once. Without output buffers (the default) a packet holds its input buffer until its last
+ * byte has left on the link; with them it crosses the crossbar at `speedup` times the link
+ * rate into the output buffer, which then feeds the link.
+ */
+export class Switch implements LinkReceiver, LinkSender {
+  readonly index: number;
+  readonly name: string;
+  readonly portCount: number;
+  readonly vlCount: number;
+  /** Credits / pause state of each output port's transmitter. */
+  readonly outFlow: PortFlowState[] = [];
+  /** Bytes buffered per input port and VL, at `[port * vlCount + vl]`. */
+  readonly inputBytes: Float64Array;
+  /** Credit blocks held per input port and VL (credit conservation checks read it). */
+  readonly inputBlocks: Int32Array;
+  /** Bytes in (or crossing into) each output buffer, at `[port * vlCount + vl]`. */
+  readonly outputBytes: Float64Array;
+  /** Total bytes buffered in the switch's input buffers. */
+  bufferedBytes = 0;
+  /** Highest total ever buffered, bytes. */
+  maxBufferedBytes = 0;
+
+  private readonly config: SwitchConfig;
+  private readonly discipline: FlowControlDiscipline;
+  private readonly scheduler: Scheduler;
+  private readonly rng: RngStream;
+  private readonly kinds: SwitchKinds;
+  /** True when the switch has output buffers (and a crossbar stage in front of them). */
+  private readonly buffered: boolean;
+  private readonly outQueues: Fifo<Packet>[] = [];
+  private readonly xbarBusy: Uint8Array;
+  private readonly xbarInput: Int32Array;
+  private readonly xbarPacket: (Packet | undefined)[];
+  private readonly xbarVlRr: Int32Array;
+  private readonly outLink: (Link | undefined)[];
+  private readonly inLink: (Link | undefined)[];
+  private readonly queues: InputQueueSet[] = [];
+  private readonly occupancy: TimeWeightedAverage[] = [];
+  private readonly readBusy: Int32Array;
+  private readonly outBusy: Uint8Array;
+  private readonly outInput: Int32Array;
+  private readonly outVl: Int32Array;
+  private readonly outSize: Int32Array;
+  private readonly outPackets: Float64Array;
+  private readonly outRr: Int32Array;
+  private readonly outVlRr: Int32Array;
+  private readonly inRr: Int32Array;
+  private readonly controlQueues: Fifo<Packet>[] = [];
+  private readonly controlVlList: Int32Array;
+  private readonly dataVlList: Int32Array;
+  /** 1 where this switch has paused the upstream of (port, VL) (PFC). */
+  private readonly pausedUpstream: Uint8Array;
+  private readonly selection: ForwardingTable["selection"];
+  private readonly firstPort: Int32Array;
+  private readonly candidates: readonly (readonly number[])[];
+  private part: SwitchPart | undefined;
+
+  constructor(setup: SwitchSetup) {
+    const { portCount, config } = setup;
+    if (portCount > MAX_SWITCH_PORTS) {
+      throw new RangeError(`switch ${setup.name}: ${portCount} ports, at most ${MAX_SWITCH_PORTS}`);
+    }
+    this.index = setup.index;
+    this.name = setup.name;
+    this.portCount = portCount;
+    this.vlCount = config.vlCount;
+    this.config = config;
+    this.discipline = setup.discipline;
+    this.scheduler = setup.scheduler;
+    this.rng = setup.rng;
+    this.kinds = setup.kinds;
+    this.buffered = config.outputBufferBytes > 0;
+    const v = config.vlCount;
+    this.inputBytes = new Float64Array(portCount * v);
+    this.inputBlocks = new Int32Array(portCount * v);
+    this.pausedUpstream = new Uint8Array(portCount * v);
+    this.outLink = new Array(portCount).fill(undefined);
+    this.inLink = new Array(portCount).fill(undefined);
+    this.readBusy = new Int32Array(portCount);
+    this.outBusy = new Uint8Array(portCount);
+    this.outInput = new Int32Array(portCount);
+    this.outVl = new Int32Array(portCount);
+    this.outSize = new Int32Array(portCount);
+    this.outPackets = new Float64Array(portCount);
+    this.outRr = new Int32Array(portCount);
+    this.xbarBusy = new Uint8Array(portCount);
+    this.xbarInput = new Int32Array(portCount);
+    this.xbarPacket = new Array(portCount).fill(undefined);
+    this.xbarVlRr = new Int32Array(portCount);
+    this.outputBytes = new Float64Array(portCount * v);
+    this.outVlRr = new Int32Array(portCount);
+    this.inRr = new Int32Array(portCount);
+    const control = config.controlVls;
+    this.controlVlList = Int32Array.from(control);
+    this.dataVlList = Int32Array.from(
+      Array.from({ length: v }, (_, vl) => vl).filter((vl) => !control.includes(vl)),
+    );
+    const queueing = queueingPartOf(config);
+    for (let port = 0; port < portCount; port++) {
+      this.controlQueues.push(new Fifo<Packet>(2));
+      for (let vl = 0; vl < v; vl++) this.outQueues.push(new Fifo<Packet>(4));
+      for (let vl = 0; vl < v; vl++) {
+        this.queues.push(
+          queueing.create({
+            switchIndex: setup.index,
+            inPort: port,
+            vl,
+            portCount,
+            hostCount: setup.hostCount,
+          }),
+        );
+        this.occupancy.push(
+          new TimeWeightedAverage(
+            config.occupancyBinNs === null ? {} : { binWidthPs: nsToPs(config.occupancyBinNs) },
+          ),
+        );
+      }
+    }
+    this.selection = setup.table.selection;
+    this.candidates = setup.table.candidates;
+    this.firstPort = Int32Array.from(setup.table.candidates, (c) => (c.length === 0 ? -1 : c[0]!));
+  }
+
+  /** Credit blocks an input port holds per VL (what the upstream starts with). */
+  inputCreditBlocks(): number {
+    const buffer = this.config.buffer;
+    return buffer.model === "partitioned" ? Math.floor(buffer.bytesPerPortVl / 64) : 0;
+  }
+
+  /** How packets arriving at this switch are handed over by the link. */
+  receiveTiming(): ReceiveTiming {
+    return {
+      cutThroughBytes:
+        this.config.switching === "vct" ? this.config.headerBytes : Number.POSITIVE_INFINITY,
+      processingPs: nsToPs(this.config.routingLatencyNs),
+    };
+  }
+
+  /** Attaches the link leaving `port` and the link arriving at it. */
+  attach(port: number, out: Link, incoming: Link): void {
+    this.outLink[port] = out;
+    this.inLink[port] = incoming;
+    this.outFlow[port] = new PortFlowState(this.discipline, this.vlCount, 0);
+  }
+
+  /** The link leaving `port`, if cabled. */
+  linkOut(port: number): Link | undefined {
+    return this.outLink[port];
+  }
+
+  setPart(part: SwitchPart | undefined): void {
+    this.part = part;
+  }
+
+  /** A read-only view of one port, for switch parts of CC schemes. */
+  portView(port: number): PortView {
+    const v = this.vlCount;
+    return {
+      vlCount: v,
+      inputBytes: (vl) => this.inputBytes[port * v + vl]!,
+      credits: (vl) => this.outFlow[port]?.credits[vl] ?? 0,
+      isPaused: (vl) => this.outFlow[port]?.paused[vl] === 1,
+      isTransmitting: () => this.outBusy[port] === 1,
+      isBlocked: (vl) => this.outFlow[port]?.isBlocked(vl) ?? false,
+    };
+  }
+
+  // --- events -------------------------------------------------------------------------------
+
+  receivePacket(packet: Packet, inPort: number): void {
+    packet.hops++;
+    const out = this.route(packet);
+    packet.outPort = out;
+    const q = inPort * this.vlCount + packet.vl;
+    this.addBytes(q, packet.sizeBytes);
+    this.inputBlocks[q]! += creditBlocks(packet.sizeBytes);
+    this.queues[q]!.enqueue(packet);
+    if (this.discipline === "pfc") this.checkXoff(inPort, packet.vl, q);
+    this.part?.onEnqueue?.(packet, inPort);
+    this.serveOutput(out);
+  }
+
+  flowControlChanged(port: number): void {
+    this.serveOutput(port);
+  }
+
+  /** Event handler: the packet on `outPort`'s link has left completely. */
+  transmissionEnded(outPort: number): void {
+    const source = this.outInput[outPort]!;
+    this.outBusy[outPort] = 0;
+    if (source >= 0) {
+      this.releaseInput(source, this.outVl[outPort]!, this.outSize[outPort]!);
+    } else if (source === FROM_OUTPUT_BUFFER) {
+      this.outputBytes[outPort * this.vlCount + this.outVl[outPort]!]! -= this.outSize[outPort]!;
+    }
+    this.serveOutput(outPort);
+    if (source >= 0) this.serveInput(source);
+  }
+
+  /** Event handler: a packet has crossed the crossbar into `outPort`'s output buffer. */
+  transferEnded(outPort: number): void {
+    const input = this.xbarInput[outPort]!;
+    const packet = this.xbarPacket[outPort]!;
+    this.xbarPacket[outPort] = undefined;
+    this.xbarBusy[outPort] = 0;
+    this.releaseInput(input, packet.vl, packet.sizeBytes);
+    this.outQueues[outPort * this.vlCount + packet.vl]!.push(packet);
+    this.serveOutput(outPort);
+    this.serveInput(input);
+  }
+
+  /** Sends a control packet out of `outPort`, ahead of data (switch parts of CC schemes). */
+  sendControl(outPort: number, packet: Packet): void {
+    packet.outPort = outPort;
+    this.controlQueues[outPort]!.push(packet);
+    this.serveOutput(outPort);
+  }
+
+  // --- arbitration ----------------------------------------------------------------------------
+
+  // Without output buffers the link and the crossbar output are one resource: a free output
+  // sends a waiting control packet, else grants an input. With output buffers the link drains
+  // the output buffer while the crossbar output refills it.
+  private serveOutput(out: number): void {
+    if (this.outLink[out] === undefined) return;
+    if (this.buffered) {
+      if (this.outBusy[out] === 0) this.serveLink(out);
+      if (this.xbarBusy[out] === 0) this.arbitrate(out);
+    } else if (this.outBusy[out] === 0 && !this.sendWaitingControl(out)) {
+      this.arbitrate(out);
+    }
+  }
+
+  private sendWaitingControl(out: number): boolean {
+    const control = this.controlQueues[out]!;
+    if (control.length === 0) return false;
+    const packet = control.peek()!;
+    if (!this.outFlow[out]!.canSend(packet.vl, packet.sizeBytes)) return false;
+    control.shift();
+    this.startOnLink(out, FROM_CONTROL, packet);
+    return true;
+  }
+
+  // An output that is free grants, round-robin over input ports, the first input with a
+  // packet for it at a queue head, a free read port and downstream room (MODEL.md,
+  // "Arbitration"). Control VLs first, in order; data VLs round-robin.
+  private arbitrate(out: number): void {
+    const controlVls = this.controlVlList;
+    for (let k = 0; k < controlVls.length; k++) {
+      if (this.grant(out, controlVls[k]!)) return;
+    }
+    const dataVls = this.dataVlList;
+    const n = dataVls.length;
+    const first = this.xbarVlRr[out]!;
+    for (let k = 0; k < n; k++) {
+      const j = first + k < n ? first + k : first + k - n;
+      if (this.grant(out, dataVls[j]!)) {
+        this.xbarVlRr[out] = j + 1 < n ? j + 1 : 0;
+        return;
+      }
+    }
+  }
+
+  private grant(out: number, vl: number): boolean {
+    const n = this.portCount;
+    const v = this.vlCount;
+    const readPorts = this.config.readPorts;
+    const first = this.outRr[out]!;
+    let blocked = false;
+    for (let k = 0; k < n; k++) {
+      const input = first + k < n ? first + k : first + k - n;
+      if (this.readBusy[input]! >= readPorts) continue;
+      const packet = this.queues[input * v + vl]!.headFor(out);
+      if (packet === undefined) continue;
+      if (!this.hasRoom(out, vl, packet.sizeBytes)) {
+        blocked = true;
+        continue;
+      }
+      this.queues[input * v + vl]!.dequeueFor(out);
+      this.outRr[out] = input + 1 < n ? input + 1 : 0;
+      this.forward(out, input, packet);
+      return true;
+    }
+    if (blocked && !this.buffered) this.outFlow[out]!.markBlocked(vl, this.scheduler.nowPs);
+    return false;
+  }
+
+  // A read port of `input` has freed: it offers its queue heads to free outputs, round-robin
+  // over outputs (MODEL.md, "Arbitration").
+  private serveInput(input: number): void {
+    const n = this.portCount;
+    const v = this.vlCount;
+    const readPorts = this.config.readPorts;
+    const busy = this.buffered ? this.xbarBusy : this.outBusy;
+    const first = this.inRr[input]!;
+    for (let k = 0; k < n && this.readBusy[input]! < readPorts; k++) {
+      const out = first + k < n ? first + k : first + k - n;
+      if (busy[out] === 1 || this.outLink[out] === undefined) continue;
+      for (let vl = 0; vl < v; vl++) {
+        const queue = this.queues[input * v + vl]!;
+        const packet = queue.headFor(out);
+        if (packet === undefined) continue;
+        if (!this.hasRoom(out, vl, packet.sizeBytes)) {
+          if (!this.buffered) this.outFlow[out]!.markBlocked(vl, this.scheduler.nowPs);
+          continue;
+        }
+        queue.dequeueFor(out);
+        this.inRr[input] = out + 1 < n ? out + 1 : 0;
+        this.forward(out, input, packet);
+        break;
+      }
+    }
+  }
+
+  // Room downstream of the crossbar: credits or no pause on the link, or space in the
+  // output buffer when there is one.
+  private hasRoom(out: number, vl: number, sizeBytes: number): boolean {
+    if (!this.buffered) return this.outFlow[out]!.canSend(vl, sizeBytes);
+    return this.outputBytes[out * this.vlCount + vl]! + sizeBytes <= this.config.outputBufferBytes;
+  }
+
+  private forward(out: number, input: number, packet: Packet): void {
+    this.readBusy[input]!++;
+    if (this.buffered) this.startTransfer(out, input, packet);
+    else this.startOnLink(out, input, packet);
+  }
+
+  // MODEL.md: with output buffers and speedup s a packet crosses in ser(size)/s and leaves
+  // the input buffer then. It cannot finish crossing before its tail has arrived.
+  private startTransfer(out: number, input: number, packet: Packet): void {
+    const now = this.scheduler.nowPs;
+    this.xbarBusy[out] = 1;
+    this.xbarInput[out] = input;
+    this.xbarPacket[out] = packet;
+    this.outputBytes[out * this.vlCount + packet.vl]! += packet.sizeBytes;
+    const crossed =
+      now + Math.ceil(this.outLink[out]!.serPs(packet.sizeBytes) / this.config.speedup);
+    const endPs = packet.tailArrivalPs > crossed ? packet.tailArrivalPs : crossed;
+    this.scheduler.schedule(endPs, this.kinds.transferEnd, (this.index << PORT_BITS) | out);
+  }
+
+  // The link of an output with a buffer: control packets, then the output queues by VL
+  // (control VLs first, data VLs round-robin), each when the link has credits or no pause.
+  private serveLink(out: number): void {
+    if (this.sendWaitingControl(out)) return;
+    const controlVls = this.controlVlList;
+    for (let k = 0; k < controlVls.length; k++) {
+      if (this.sendBuffered(out, controlVls[k]!)) return;
+    }
+    const dataVls = this.dataVlList;
+    const n = dataVls.length;
+    const first = this.outVlRr[out]!;
+    for (let k = 0; k < n; k++) {
+      const j = first + k < n ? first + k : first + k - n;
+      if (this.sendBuffered(out, dataVls[j]!)) {
+        this.outVlRr[out] = j + 1 < n ? j + 1 : 0;
+        return;
+      }
+    }
+  }
+
+  private sendBuffered(out: number, vl: number): boolean {
+    const queue = this.outQueues[out * this.vlCount + vl]!;
+    const packet = queue.peek();
+    if (packet === undefined) return false;
+    const flow = this.outFlow[out]!;
+    if (!flow.canSend(vl, packet.sizeBytes)) {
+      flow.markBlocked(vl, this.scheduler.nowPs);
+      return false;
+    }
+    queue.shift();
+    this.startOnLink(out, FROM_OUTPUT_BUFFER, packet);
+    return true;
+  }
+
+  private startOnLink(out: number, source: number, packet: Packet): void {
+    const link = this.outLink[out]!;
+    const flow = this.outFlow[out]!;
+    const now = this.scheduler.nowPs;
+    const vl = packet.vl;
+    flow.consume(vl, packet.sizeBytes);
+    flow.markUnblocked(vl, now);
+    this.outBusy[out] = 1;
+    this.outInput[out] = source;
+    this.outVl[out] = vl;
+    this.outSize[out] = packet.sizeBytes;
+    this.outPackets[out]!++;
+    // MODEL.md: a packet cut through before its tail arrived cannot finish before it does.
+    const serialized = now + link.serPs(packet.sizeBytes);
+    const endPs =
+      source >= 0 && packet.tailArrivalPs > serialized ? packet.tailArrivalPs : serialized;
+    this.part?.onTransmit?.(packet, source, out);
+    link.transmit(packet, endPs);
+    this.scheduler.schedule(endPs, this.kinds.txEnd, (this.index << PORT_BITS) | out);
+  }
+
+  // The packet's last byte has left the input buffer: free its read port and buffer, and
+  // return its credits (MODEL.md: credits are freed when the packet's last byte leaves the
+  // input buffer) or check XON.
+  private releaseInput(input: number, vl: number, size: number): void {
+    const q = input * this.vlCount + vl;
+    this.readBusy[input]!--;
+    this.addBytes(q, -size);
+    this.inputBlocks[q]! -= creditBlocks(size);
+    if (this.discipline === "credit") this.inLink[input]!.returnCredits(vl, creditBlocks(size));
+    else this.checkXon(q);
+  }
+
+  // --- routing and buffers --------------------------------------------------------------------
+
+  private route(packet: Packet): number {
+    const dst = packet.dstHost;
+    let out: number;
+    if (this.selection === "first") {
+      out = this.firstPort[dst] ?? -1;
+    } else {
+      const candidates = this.candidates[dst];
+      if (candidates === undefined || candidates.length === 0) out = -1;
+      else if (candidates.length === 1) out = candidates[0]!;
+      else if (this.selection === "flow-hash") {
+        out = candidates[flowHash(packet.flowId, this.index) % candidates.length]!;
+      } else out = candidates[this.rng.intRange(0, candidates.length - 1)]!;
+    }
+    if (out < 0 || this.outLink[out] === undefined) {
+      throw new Error(
+        `switch ${this.name} has no route to host ${dst} (packet of flow ${packet.flowId}); check the routing tables`,
+      );
+    }
+    return out;
+  }
+
+  private addBytes(q: number, delta: number): void {
+    const bytes = this.inputBytes[q]! + delta;
+    this.inputBytes[q] = bytes;
+    this.bufferedBytes += delta;
+    if (this.bufferedBytes > this.maxBufferedBytes) this.maxBufferedBytes = this.bufferedBytes;
+    this.occupancy[q]!.set(this.scheduler.nowPs, bytes);
+  }
+
+  private xoffThreshold(): number {
+    const buffer = this.config.buffer;
+    if (buffer.model === "partitioned") return this.config.pfc!.xoffBytes;
+    // Dynamic threshold: alpha × free shared memory.
+    return buffer.alpha * Math.max(0, buffer.sharedBytes - this.bufferedBytes);
+  }
+
+  private xonThreshold(): number {
+    const buffer = this.config.buffer;
+    if (buffer.model === "partitioned") return this.config.pfc!.xonBytes;
+    return this.xoffThreshold() - buffer.xonOffsetBytes;
+  }
+
+  private checkXoff(port: number, vl: number, q: number): void {
+    if (this.pausedUpstream[q] === 0 && this.inputBytes[q]! > this.xoffThreshold()) {
+      this.pausedUpstream[q] = 1;
+      this.inLink[port]!.sendPause(vl, true);
+    }
+  }
+
+  private checkXon(q: number): void {
+    if (this.config.buffer.model === "partitioned") {
+      if (this.pausedUpstream[q] === 1 && this.inputBytes[q]! <= this.xonThreshold()) {
+        this.resumeUpstream(q);
+      }
+      return;
+    }
+    // Shared memory: freeing bytes anywhere raises every queue's threshold, so every paused
+    // queue is checked (few are paused at once).
+    const xon = this.xonThreshold();
+    const paused = this.pausedUpstream;
+    for (let k = 0; k < paused.length; k++) {
+      if (paused[k] === 1 && this.inputBytes[k]! <= xon) this.resumeUpstream(k);
+    }
+  }
+
+  private resumeUpstream(q: number): void {
+    this.pausedUpstream[q] = 0;
+    this.inLink[Math.floor(q / this.vlCount)]!.sendPause(q % this.vlCount, false);
+  }
+
+  /** Counters per port, with occupancy means up to `untilPs`. */
+  portStats(untilPs: number): SwitchPortStats[] {
+    const stats: SwitchPortStats[] = [];
+    const v = this.vlCount;
+    for (let port = 0; port < this.portCount; port++) {
+      const link = this.outLink[port];
+      const flow = this.outFlow[port];
+      const vls = Array.from({ length: v }, (_, vl) => vl);
+      stats.push({
+        port,
+        bytesForwarded: link?.bytesSent ?? 0,
+        packetsForwarded: this.outPackets[port]!,
+        blockedPs: vls.map((vl) => {
+          const since = flow?.blockedSincePs[vl] ?? -1;
+          return (flow?.blockedPs[vl] ?? 0) + (since >= 0 ? untilPs - since : 0);
+        }),
+        offTransitions: vls.map((vl) => flow?.offTransitions[vl] ?? 0),
+        meanInputBytes: vls.map((vl) => this.occupancy[port * v + vl]!.mean(untilPs)),
+        maxInputBytes: vls.map((vl) => this.occupancy[port * v + vl]!.max),
+        ...(this.config.occupancyBinNs === null
+          ? {}
+          : {
+              inputBytesSeries: vls.map((vl) => this.occupancy[port * v + vl]!.binMeans(untilPs)),
+            }),
+      });
+    }
+    return stats;
+  }
+}
+
+// A multiplicative hash of the flow id, mixed with the switch index so that switches on one
+// path do not all make the same choice (ECMP polarisation).
+function flowHash(flowId: number, switchIndex: number): number {
+  return Math.imul(flowId ^ Math.imul(switchIndex + 1, 0x9e3779b1), 0x85ebca6b) >>> 0;
+}
+
+/** Registers the switch event kinds on a scheduler, dispatching to `switches` by index. */
+export function registerSwitchEvents(
+  scheduler: Scheduler,
+  switches: readonly Switch[],
+): SwitchKinds {
+  const mask = MAX_SWITCH_PORTS - 1;
+  return {
+    txEnd: scheduler.defineKind("switch: transmission ends", (target) =>
+      switches[target >>> PORT_BITS]!.transmissionEnded(target & mask),
+    ),
+    transferEnd: scheduler.defineKind("switch: crossbar transfer ends", (target) =>
+      switches[target >>> PORT_BITS]!.transferEnded(target & mask),
+    ),
+  };
+}
