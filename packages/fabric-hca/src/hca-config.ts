@@ -1,0 +1,69 @@
+/** Host adapter parameters (MODEL.md, "Hosts"). Every field has a documented default. */
+export interface HcaConfig {
+  /** Largest payload per packet, bytes. */
+  readonly mtuBytes: number;
+  /** Header bytes added to every data packet. */
+  readonly headerBytes: number;
+  /** Size of a control packet (ACK, CNP, ...) on the wire, bytes. */
+  readonly controlPacketBytes: number;
+  /**
+   * Spaces packet starts at `size × 8 / cap` at least: the PCIe limit of Gran's testbed
+   * (13 Gb/s, thesis L1336). `null`: line rate.
+   */
+  readonly injectionCapGbps: number | null;
+  /** Rate at which the host consumes received packets (a slow receiver); `null`: at once. */
+  readonly receiveRateGbps: number | null;
+  /** Receive buffer per VL, bytes: the credits the host grants its switch. */
+  readonly receiveBufferBytes: number;
+}
+
+/**
+ * Defaults. MTU 2048: Papers II–IV of the Gran thesis (L1356, L1704). Header 26 B: the
+ * InfiniBand local route header (8), base transport header (12), ICRC (4) and VCRC (2).
+ */
+export const DEFAULT_HCA_CONFIG: HcaConfig = {
+  mtuBytes: 2048,
+  headerBytes: 26,
+  controlPacketBytes: 64,
+  injectionCapGbps: null,
+  receiveRateGbps: null,
+  receiveBufferBytes: 32 * 1024,
+};
+
+const KEYS = new Set(Object.keys(DEFAULT_HCA_CONFIG));
+
+/** Fills defaults and validates; errors name the field and what is allowed. */
+export function resolveHcaConfig(partial: Partial<HcaConfig>, where = "host"): HcaConfig {
+  for (const key of Object.keys(partial)) {
+    if (!KEYS.has(key)) {
+      throw new TypeError(`${where}: unknown key "${key}"; allowed: ${[...KEYS].join(", ")}`);
+    }
+  }
+  const config: HcaConfig = { ...DEFAULT_HCA_CONFIG, ...partial };
+  const positiveInt = (name: keyof HcaConfig, min: number) => {
+    const value = config[name];
+    if (typeof value !== "number" || !Number.isInteger(value) || value < min) {
+      throw new RangeError(
+        `${where}.${name} must be a whole number ≥ ${min} bytes, got ${String(value)}`,
+      );
+    }
+  };
+  positiveInt("mtuBytes", 1);
+  positiveInt("headerBytes", 0);
+  positiveInt("controlPacketBytes", 1);
+  positiveInt("receiveBufferBytes", 64);
+  for (const name of ["injectionCapGbps", "receiveRateGbps"] as const) {
+    const value = config[name];
+    if (value !== null && !(typeof value === "number" && value > 0 && Number.isFinite(value))) {
+      throw new RangeError(
+        `${where}.${name} must be a rate > 0 Gb/s or null, got ${String(value)}`,
+      );
+    }
+  }
+  if (config.mtuBytes + config.headerBytes > config.receiveBufferBytes) {
+    throw new RangeError(
+      `${where}.receiveBufferBytes (${config.receiveBufferBytes}) must hold one full packet (mtuBytes + headerBytes = ${config.mtuBytes + config.headerBytes})`,
+    );
+  }
+  return config;
+}

@@ -1,0 +1,511 @@
+import { Histogram, type Scheduler, serializationPs, type TimePs } from "@cclab/core-des";
+import {
+  creditBlocks,
+  Fifo,
+  type FlowControlDiscipline,
+  type FlowGate,
+  type Link,
+  type LinkReceiver,
+  type LinkSender,
+  Packet,
+  PortFlowState,
+  type PortView,
+  type ReceiverPart,
+  type ReceiveTiming,
+  type SenderPart,
+} from "@cclab/fabric";
+import type { HcaConfig } from "./hca-config.js";
+
+/** A message handed to a host: `bytes` of payload for `dstHost`, arriving at `startPs`. */
+export interface Message {
+  readonly dstHost: number;
+  readonly bytes: number;
+  readonly startPs: TimePs;
+  /** Service level (InfiniBand) or priority (PFC); default 0. */
+  readonly sl?: number;
+}
+
+/** A message fully delivered: what message completion time (MCT/FCT) is computed from. */
+export interface MessageCompletion {
+  readonly messageId: number;
+  readonly flowId: number;
+  readonly srcHost: number;
+  readonly dstHost: number;
+  readonly bytes: number;
+  readonly createdPs: TimePs;
+  readonly completedPs: TimePs;
+}
+
+/** Called for every packet a host consumes (after its receive service), data and control. */
+export type DeliveryListener = (packet: Packet, nowPs: TimePs) => void;
+
+/** Everything a host needs from the network that builds it. */
+export interface HcaSetup {
+  readonly index: number;
+  readonly name: string;
+  readonly hostCount: number;
+  readonly vlCount: number;
+  readonly config: HcaConfig;
+  readonly discipline: FlowControlDiscipline;
+  /** PFC thresholds of the receive buffer (PFC only). */
+  readonly pfc?: { readonly xoffBytes: number; readonly xonBytes: number };
+  readonly scheduler: Scheduler;
+  /** Event kinds registered by {@link registerHcaEvents}. */
+  readonly kinds: HcaKinds;
+  /** Assigns message ids unique in the network. */
+  readonly nextMessageId: () => number;
+}
+
+export interface HcaKinds {
+  readonly messageArrives: number;
+  readonly txEnds: number;
+  readonly wake: number;
+  readonly rxEnds: number;
+}
+
+/** One queue pair: the messages from this host to one destination at one SL. */
+class QueuePair {
+  readonly messages = new Fifo<{ id: number; bytes: number; createdPs: TimePs }>(4);
+  /** Payload bytes of the head message already packetised. */
+  sentOfHead = 0;
+  queuedBytes = 0;
+  active = false;
+  gate: FlowGate | undefined;
+
+  constructor(
+    readonly flowId: number,
+    readonly dstHost: number,
+    readonly sl: number,
+  ) {}
+}
+
+/**
+ * A host channel adapter (MODEL.md, "Hosts"): messages enter per-destination send queues
+ * (queue pairs), are cut into packets of at most `mtuBytes` payload, and are injected
+ * round-robin over the queue pairs that have data, are allowed by their CC gate and have
+ * credits (or are not paused) on the uplink; `injectionCapGbps` spaces packet starts.
+ * Control packets go first. Received packets are consumed at `receiveRateGbps`.
+ */
+export class Hca implements LinkReceiver, LinkSender {
+  readonly index: number;
+  readonly name: string;
+  /** The uplink transmitter's credits / pause state. */
+  uplinkFlow: PortFlowState;
+  /** Per VL: bytes in the receive buffer. */
+  readonly receiveBytes: Float64Array;
+  /** Per VL: credit blocks held by the receive buffer. */
+  readonly receiveBlocks: Int32Array;
+  /** Per VL: the most bytes the receive buffer ever held. */
+  readonly maxReceiveBytes: Float64Array;
+  readonly completions: MessageCompletion[] = [];
+  /** Payload bytes delivered to this host, per source flow id. */
+  readonly deliveredBytesByFlow = new Map<number, number>();
+  /** Payload bytes this host has started to inject, per flow id. */
+  readonly injectedBytesByFlow = new Map<number, number>();
+  packetsSent = 0;
+  packetsReceived = 0;
+  /** MODEL.md: total packet latency, delivery − message arrival at the send queue, ps. */
+  readonly totalLatencyPs = new Histogram();
+  /** MODEL.md: in-network packet latency, delivery − start of the packet's injection, ps. */
+  readonly networkLatencyPs = new Histogram();
+
+  private readonly config: HcaConfig;
+  private readonly hostCount: number;
+  private readonly vlCount: number;
+  private readonly discipline: FlowControlDiscipline;
+  private readonly pfc: { readonly xoffBytes: number; readonly xonBytes: number } | undefined;
+  private readonly scheduler: Scheduler;
+  private readonly kinds: HcaKinds;
+  private readonly nextMessageId: () => number;
+  private uplink: Link | undefined;
+  private downlink: Link | undefined;
+  private readonly queuePairs = new Map<number, QueuePair>();
+  private readonly active = new Fifo<QueuePair>(8);
+  private readonly control = new Fifo<Packet>(4);
+  private readonly arrivals: { message: Message; id: number }[] = [];
+  private arrivalCursor = 0;
+  private arrivalsSorted = true;
+  private arrivalScheduledPs = Number.POSITIVE_INFINITY;
+  private transmitting = false;
+  private nextStartPs: TimePs = 0;
+  private wakeAtPs = Number.POSITIVE_INFINITY;
+  private readonly rxQueue = new Fifo<Packet>(8);
+  private receiving = false;
+  private readonly pausedUpstream: Uint8Array;
+  /** Bytes received per message id, until the message completes. */
+  private readonly partial = new Map<number, number>();
+  private senderPart: SenderPart | undefined;
+  private receiverPart: ReceiverPart | undefined;
+  private listener: DeliveryListener | undefined;
+
+  constructor(setup: HcaSetup) {
+    this.index = setup.index;
+    this.name = setup.name;
+    this.hostCount = setup.hostCount;
+    this.vlCount = setup.vlCount;
+    this.config = setup.config;
+    this.discipline = setup.discipline;
+    this.pfc = setup.pfc;
+    this.scheduler = setup.scheduler;
+    this.kinds = setup.kinds;
+    this.nextMessageId = setup.nextMessageId;
+    this.receiveBytes = new Float64Array(setup.vlCount);
+    this.receiveBlocks = new Int32Array(setup.vlCount);
+    this.maxReceiveBytes = new Float64Array(setup.vlCount);
+    this.pausedUpstream = new Uint8Array(setup.vlCount);
+    this.uplinkFlow = new PortFlowState(setup.discipline, setup.vlCount, 0);
+  }
+
+  attach(uplink: Link, downlink: Link): void {
+    this.uplink = uplink;
+    this.downlink = downlink;
+  }
+
+  /** Credit blocks the host's receive buffer offers per VL. */
+  inputCreditBlocks(): number {
+    return Math.floor(this.config.receiveBufferBytes / 64);
+  }
+
+  receiveTiming(): ReceiveTiming {
+    return { cutThroughBytes: Number.POSITIVE_INFINITY, processingPs: 0 };
+  }
+
+  setParts(sender: SenderPart | undefined, receiver: ReceiverPart | undefined): void {
+    this.senderPart = sender;
+    this.receiverPart = receiver;
+  }
+
+  onDelivery(listener: DeliveryListener | undefined): void {
+    this.listener = listener;
+  }
+
+  portView(): PortView {
+    return {
+      vlCount: this.vlCount,
+      inputBytes: (vl) => this.receiveBytes[vl]!,
+      credits: (vl) => this.uplinkFlow.credits[vl]!,
+      isPaused: (vl) => this.uplinkFlow.paused[vl] === 1,
+      isTransmitting: () => this.transmitting,
+      isBlocked: (vl) => this.uplinkFlow.isBlocked(vl),
+    };
+  }
+
+  /** Queues a message for sending at `message.startPs`; returns its message id. */
+  addMessage(message: Message): number {
+    const where = `host ${this.name}: message`;
+    if (
+      !Number.isInteger(message.dstHost) ||
+      message.dstHost < 0 ||
+      message.dstHost >= this.hostCount
+    ) {
+      throw new RangeError(
+        `${where} dstHost must be a host index in 0..${this.hostCount - 1}, got ${message.dstHost}`,
+      );
+    }
+    if (message.dstHost === this.index)
+      throw new RangeError(`${where} to itself (host ${this.index})`);
+    if (!Number.isInteger(message.bytes) || message.bytes < 1) {
+      throw new RangeError(`${where} bytes must be a whole number ≥ 1, got ${message.bytes}`);
+    }
+    const sl = message.sl ?? 0;
+    if (!Number.isInteger(sl) || sl < 0 || sl >= this.vlCount) {
+      throw new RangeError(`${where} sl must be in 0..${this.vlCount - 1}, got ${sl}`);
+    }
+    if (!(message.startPs >= this.scheduler.nowPs) || !Number.isInteger(message.startPs)) {
+      throw new RangeError(
+        `${where} startPs must be a whole number of ps ≥ now, got ${message.startPs}`,
+      );
+    }
+    const id = this.nextMessageId();
+    const last = this.arrivals[this.arrivals.length - 1];
+    if (last !== undefined && last.message.startPs > message.startPs) this.arrivalsSorted = false;
+    this.arrivals.push({ message, id });
+    this.armArrival();
+    return id;
+  }
+
+  /** Queues a control packet (from a CC part) ahead of data. */
+  sendControl(packet: Packet): void {
+    packet.srcHost = this.index;
+    packet.injectedPs = this.scheduler.nowPs;
+    this.control.push(packet);
+    this.trySend();
+  }
+
+  /** Messages not yet fully packetised, plus packets waiting to be consumed. */
+  get backlogBytes(): number {
+    let bytes = 0;
+    for (const qp of this.queuePairs.values()) bytes += qp.queuedBytes;
+    return bytes;
+  }
+
+  // --- events -------------------------------------------------------------------------------
+
+  /** Event handler: messages due now enter their queue pairs. */
+  messagesArrive(): void {
+    const now = this.scheduler.nowPs;
+    this.arrivalScheduledPs = Number.POSITIVE_INFINITY;
+    while (this.arrivalCursor < this.arrivals.length) {
+      const next = this.arrivals[this.arrivalCursor]!;
+      if (next.message.startPs > now) break;
+      this.arrivalCursor++;
+      const { message, id } = next;
+      const qp = this.queuePair(message.dstHost, message.sl ?? 0);
+      qp.messages.push({ id, bytes: message.bytes, createdPs: message.startPs });
+      qp.queuedBytes += message.bytes;
+      if (!qp.active) {
+        qp.active = true;
+        this.active.push(qp);
+      }
+    }
+    if (this.arrivalCursor > 1024 && this.arrivalCursor * 2 > this.arrivals.length) {
+      this.arrivals.splice(0, this.arrivalCursor);
+      this.arrivalCursor = 0;
+    }
+    this.armArrival();
+    this.trySend();
+  }
+
+  /** Event handler: the uplink transmitter is free. */
+  transmissionEnded(): void {
+    this.transmitting = false;
+    this.trySend();
+  }
+
+  /** Event handler: a CC gate or the injection cap allows sending now. */
+  wake(): void {
+    if (this.wakeAtPs <= this.scheduler.nowPs) this.wakeAtPs = Number.POSITIVE_INFINITY;
+    this.trySend();
+  }
+
+  flowControlChanged(_port: number): void {
+    this.trySend();
+  }
+
+  receivePacket(packet: Packet, _port: number): void {
+    const vl = packet.vl;
+    this.receiveBytes[vl]! += packet.sizeBytes;
+    this.receiveBlocks[vl]! += creditBlocks(packet.sizeBytes);
+    if (this.receiveBytes[vl]! > this.maxReceiveBytes[vl]!)
+      this.maxReceiveBytes[vl] = this.receiveBytes[vl]!;
+    if (this.discipline === "pfc" && this.pausedUpstream[vl] === 0) {
+      if (this.receiveBytes[vl]! > this.pfc!.xoffBytes) {
+        this.pausedUpstream[vl] = 1;
+        this.downlink!.sendPause(vl, true);
+      }
+    }
+    if (this.config.receiveRateGbps === null) {
+      this.consume(packet);
+      return;
+    }
+    this.rxQueue.push(packet);
+    if (!this.receiving) this.startReceive();
+  }
+
+  /** Event handler: the packet at the head of the receive queue has been consumed. */
+  receiveEnded(): void {
+    this.receiving = false;
+    this.consume(this.rxQueue.shift()!);
+    if (this.rxQueue.length !== 0) this.startReceive();
+  }
+
+  // --- sending --------------------------------------------------------------------------------
+
+  private trySend(): void {
+    if (this.transmitting) return;
+    const now = this.scheduler.nowPs;
+    const flow = this.uplinkFlow;
+    const control = this.control.peek();
+    if (control !== undefined && flow.canSend(control.vl, control.sizeBytes)) {
+      this.control.shift();
+      this.transmit(control);
+      return;
+    }
+    if (this.nextStartPs > now) {
+      if (this.active.length !== 0) this.wakeAt(this.nextStartPs);
+      return;
+    }
+    let earliest = Number.POSITIVE_INFINITY;
+    const count = this.active.length;
+    for (let k = 0; k < count; k++) {
+      const qp = this.active.shift()!;
+      this.active.push(qp);
+      const gate = qp.gate;
+      if (gate !== undefined) {
+        if (gate.windowOpen !== undefined && !gate.windowOpen()) continue;
+        const allowedPs = gate.nextSendPs(now);
+        if (allowedPs > now) {
+          if (allowedPs < earliest) earliest = allowedPs;
+          continue;
+        }
+      }
+      const head = qp.messages.peek()!;
+      const payload = Math.min(this.config.mtuBytes, head.bytes - qp.sentOfHead);
+      const size = payload + this.config.headerBytes;
+      const vl = qp.sl % this.vlCount;
+      if (!flow.canSend(vl, size)) {
+        flow.markBlocked(vl, now);
+        continue;
+      }
+      flow.markUnblocked(vl, now);
+      const packet = this.dataPacket(qp, head, payload, size, vl);
+      if (qp.queuedBytes === 0) {
+        // The queue pair is empty: take it out of the rotation (it was pushed to the back).
+        this.active.removeAt(this.active.length - 1);
+        qp.active = false;
+      }
+      gate?.onSent?.(packet);
+      this.transmit(packet);
+      if (this.config.injectionCapGbps !== null) {
+        this.nextStartPs = now + serializationPs(size, this.config.injectionCapGbps);
+      }
+      return;
+    }
+    if (earliest !== Number.POSITIVE_INFINITY) this.wakeAt(earliest);
+  }
+
+  private dataPacket(
+    qp: QueuePair,
+    head: { id: number; bytes: number; createdPs: TimePs },
+    payload: number,
+    size: number,
+    vl: number,
+  ): Packet {
+    const packet = new Packet();
+    packet.sizeBytes = size;
+    packet.payloadBytes = payload;
+    packet.flowId = qp.flowId;
+    packet.messageId = head.id;
+    packet.messageBytes = head.bytes;
+    packet.seqInMessage = Math.floor(qp.sentOfHead / this.config.mtuBytes);
+    packet.srcHost = this.index;
+    packet.dstHost = qp.dstHost;
+    packet.sl = qp.sl;
+    packet.vl = vl;
+    packet.createdPs = head.createdPs;
+    packet.injectedPs = this.scheduler.nowPs;
+    qp.sentOfHead += payload;
+    qp.queuedBytes -= payload;
+    if (qp.sentOfHead === head.bytes) {
+      packet.lastOfMessage = true;
+      qp.messages.shift();
+      qp.sentOfHead = 0;
+    }
+    this.injectedBytesByFlow.set(
+      qp.flowId,
+      (this.injectedBytesByFlow.get(qp.flowId) ?? 0) + payload,
+    );
+    return packet;
+  }
+
+  private transmit(packet: Packet): void {
+    const link = this.uplink!;
+    this.uplinkFlow.consume(packet.vl, packet.sizeBytes);
+    this.transmitting = true;
+    this.packetsSent++;
+    const endPs = this.scheduler.nowPs + link.serPs(packet.sizeBytes);
+    link.transmit(packet, endPs);
+    this.scheduler.schedule(endPs, this.kinds.txEnds, this.index);
+  }
+
+  private wakeAt(timePs: TimePs): void {
+    if (timePs >= this.wakeAtPs) return;
+    this.wakeAtPs = timePs;
+    this.scheduler.schedule(timePs, this.kinds.wake, this.index);
+  }
+
+  private queuePair(dstHost: number, sl: number): QueuePair {
+    const key = dstHost * this.vlCount + sl;
+    let qp = this.queuePairs.get(key);
+    if (qp === undefined) {
+      const flowId = (this.index * this.hostCount + dstHost) * this.vlCount + sl;
+      qp = new QueuePair(flowId, dstHost, sl);
+      qp.gate = this.senderPart?.openFlow({ flowId, srcHost: this.index, dstHost, sl });
+      this.queuePairs.set(key, qp);
+    }
+    return qp;
+  }
+
+  private armArrival(): void {
+    if (!this.arrivalsSorted) {
+      const pending = this.arrivals.slice(this.arrivalCursor);
+      pending.sort((a, b) => a.message.startPs - b.message.startPs || a.id - b.id);
+      this.arrivals.length = 0;
+      this.arrivals.push(...pending);
+      this.arrivalCursor = 0;
+      this.arrivalsSorted = true;
+    }
+    const next = this.arrivals[this.arrivalCursor];
+    if (next === undefined || next.message.startPs >= this.arrivalScheduledPs) return;
+    this.arrivalScheduledPs = next.message.startPs;
+    this.scheduler.schedule(next.message.startPs, this.kinds.messageArrives, this.index);
+  }
+
+  // --- receiving ------------------------------------------------------------------------------
+
+  private startReceive(): void {
+    const packet = this.rxQueue.peek()!;
+    this.receiving = true;
+    const servicePs = serializationPs(packet.sizeBytes, this.config.receiveRateGbps!);
+    this.scheduler.schedule(this.scheduler.nowPs + servicePs, this.kinds.rxEnds, this.index);
+  }
+
+  // The packet leaves the receive buffer: its credits go back (MODEL.md), then it is counted.
+  private consume(packet: Packet): void {
+    const now = this.scheduler.nowPs;
+    const vl = packet.vl;
+    this.receiveBytes[vl]! -= packet.sizeBytes;
+    this.receiveBlocks[vl]! -= creditBlocks(packet.sizeBytes);
+    if (this.discipline === "credit") {
+      this.downlink!.returnCredits(vl, creditBlocks(packet.sizeBytes));
+    } else if (this.pausedUpstream[vl] === 1 && this.receiveBytes[vl]! <= this.pfc!.xonBytes) {
+      this.pausedUpstream[vl] = 0;
+      this.downlink!.sendPause(vl, false);
+    }
+    this.packetsReceived++;
+    if (packet.kind === "data") {
+      this.totalLatencyPs.add(now - packet.createdPs);
+      this.networkLatencyPs.add(now - packet.injectedPs);
+      const flowId = packet.flowId;
+      this.deliveredBytesByFlow.set(
+        flowId,
+        (this.deliveredBytesByFlow.get(flowId) ?? 0) + packet.payloadBytes,
+      );
+      const got = (this.partial.get(packet.messageId) ?? 0) + packet.payloadBytes;
+      if (got === packet.messageBytes) {
+        this.partial.delete(packet.messageId);
+        this.completions.push({
+          messageId: packet.messageId,
+          flowId,
+          srcHost: packet.srcHost,
+          dstHost: packet.dstHost,
+          bytes: got,
+          createdPs: packet.createdPs,
+          completedPs: now,
+        });
+      } else {
+        this.partial.set(packet.messageId, got);
+      }
+      this.receiverPart?.onData?.(packet);
+      this.listener?.(packet, now);
+    } else {
+      this.listener?.(packet, now);
+      if (this.senderPart?.onControl !== undefined) {
+        this.senderPart.onControl(packet);
+        this.trySend(); // the control packet may have opened a window or moved a rate
+      }
+    }
+  }
+}
+
+/** Registers the host event kinds on a scheduler, dispatching to `hosts` by index. */
+export function registerHcaEvents(scheduler: Scheduler, hosts: readonly Hca[]): HcaKinds {
+  return {
+    messageArrives: scheduler.defineKind("host: messages arrive", (i) =>
+      hosts[i]!.messagesArrive(),
+    ),
+    txEnds: scheduler.defineKind("host: transmission ends", (i) => hosts[i]!.transmissionEnded()),
+    wake: scheduler.defineKind("host: may send", (i) => hosts[i]!.wake()),
+    rxEnds: scheduler.defineKind("host: packet consumed", (i) => hosts[i]!.receiveEnded()),
+  };
+}

@@ -1,0 +1,10 @@
+export {
+  type DeliveryListener,
+  Hca,
+  type HcaKinds,
+  type HcaSetup,
+  type Message,
+  type MessageCompletion,
+  registerHcaEvents,
+} from "./hca.js";
+export { DEFAULT_HCA_CONFIG, type HcaConfig, resolveHcaConfig } from "./hca-config.js";
