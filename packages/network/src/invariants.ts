@@ -1,0 +1,71 @@
+import type { Network } from "./network.js";
+
+/**
+ * DESIGN.md, credit conservation: for every link and VL, credits held by the sender + blocks
+ * on the wire + blocks buffered at the receiver (from that link) + credits on their way back
+ * = the receiver's buffer in blocks. Returns the first violation as text, or undefined.
+ */
+export function creditConservationViolation(network: Network): string | undefined {
+  if (network.discipline !== "credit") return undefined;
+  const vlCount = network.switchConfig.vlCount;
+  for (const link of network.links.links) {
+    const { from, to } = network.linkEnds[link.index]!;
+    const sender = network.flowState(from);
+    for (let vl = 0; vl < vlCount; vl++) {
+      let buffered: number;
+      let capacity: number;
+      if (to.kind === "host") {
+        const host = network.hosts[to.index]!;
+        buffered = host.receiveBlocks[vl]!;
+        capacity = host.inputCreditBlocks();
+      } else {
+        const sw = network.switches[to.index]!;
+        buffered = sw.inputBlocks[to.port * vlCount + vl]!;
+        capacity = sw.inputCreditBlocks();
+      }
+      const held = sender.credits[vl]!;
+      const total = held + link.blocksInFlight[vl]! + buffered + link.creditsReturning[vl]!;
+      if (total !== capacity || held < 0) {
+        return `link ${link.index} VL ${vl} at ${network.nowPs} ps: held ${held} + on wire ${link.blocksInFlight[vl]} + buffered ${buffered} + returning ${link.creditsReturning[vl]} = ${total}, buffer ${capacity} blocks`;
+      }
+    }
+  }
+  return undefined;
+}
+
+/**
+ * No buffer holds more than its size: partitioned input buffers and host receive buffers
+ * per VL, and a shared switch memory in total (shared pool plus every queue's headroom).
+ * Returns the first violation as text, or undefined.
+ */
+export function bufferOverflowViolation(network: Network): string | undefined {
+  const config = network.switchConfig;
+  const buffer = config.buffer;
+  for (const sw of network.switches) {
+    for (let q = 0; q < sw.outputBytes.length; q++) {
+      if (sw.outputBytes[q]! > config.outputBufferBytes) {
+        return `switch ${sw.name} output ${Math.floor(q / config.vlCount)} VL ${q % config.vlCount} holds ${sw.outputBytes[q]} B > ${config.outputBufferBytes} B`;
+      }
+    }
+    if (buffer.model === "partitioned") {
+      for (let q = 0; q < sw.inputBytes.length; q++) {
+        if (sw.inputBytes[q]! > buffer.bytesPerPortVl) {
+          return `switch ${sw.name} input ${Math.floor(q / config.vlCount)} VL ${q % config.vlCount} holds ${sw.inputBytes[q]} B > ${buffer.bytesPerPortVl} B`;
+        }
+      }
+    } else {
+      const capacity = buffer.sharedBytes + buffer.headroomBytes * sw.inputBytes.length;
+      if (sw.maxBufferedBytes > capacity) {
+        return `switch ${sw.name} held ${sw.maxBufferedBytes} B > shared ${buffer.sharedBytes} B + headroom ${buffer.headroomBytes} B × ${sw.inputBytes.length} queues`;
+      }
+    }
+  }
+  for (const host of network.hosts) {
+    for (let vl = 0; vl < host.maxReceiveBytes.length; vl++) {
+      if (host.maxReceiveBytes[vl]! > network.hostConfig.receiveBufferBytes) {
+        return `host ${host.name} VL ${vl} held ${host.maxReceiveBytes[vl]} B > ${network.hostConfig.receiveBufferBytes} B`;
+      }
+    }
+  }
+  return undefined;
+}

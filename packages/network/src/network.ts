@@ -1,0 +1,376 @@
+import { createRng, nsToPs, type RunOutcome, Scheduler, type TimePs } from "@cclab/core-des";
+import {
+  assertSpecVersion,
+  type CcScheme,
+  CREDIT_BLOCK_BYTES,
+  creditBlocks,
+  type Endpoint,
+  type FlowControlDiscipline,
+  type LinkReceiver,
+  type LinkSender,
+  LinkSet,
+  type PortFlowState,
+  pfcHeadroomBytes,
+  type ReceiveTiming,
+  type Topology,
+} from "@cclab/fabric";
+import {
+  type DeliveryListener,
+  Hca,
+  type HcaConfig,
+  type Message,
+  registerHcaEvents,
+  resolveHcaConfig,
+} from "@cclab/fabric-hca";
+import {
+  registerSwitchEvents,
+  resolveSwitchConfig,
+  Switch,
+  type SwitchConfig,
+} from "@cclab/fabric-switch";
+import { checkRouting } from "@cclab/topologies";
+
+/** How to build a network from a topology. Every field has a documented default. */
+export interface NetworkOptions {
+  /** Link-level flow control of the whole fabric. Default `credit` (InfiniBand). */
+  readonly flowControl?: FlowControlDiscipline;
+  /** Switch parameters (see @cclab/fabric-switch); `vlCount` applies to hosts too. */
+  readonly switch?: Partial<SwitchConfig>;
+  /** Host parameters (see @cclab/fabric-hca). */
+  readonly host?: Partial<HcaConfig>;
+  /** PFC thresholds of host receive buffers (PFC only; default: the switches' `pfc`). */
+  readonly hostPfc?: { readonly xoffBytes: number; readonly xonBytes: number };
+  /** Seed of every random stream of the run. Default 1. */
+  readonly seed?: number;
+  /** A congestion-control scheme run by every switch and host. Default: none. */
+  readonly cc?: CcScheme;
+}
+
+interface Device extends LinkReceiver, LinkSender {
+  receiveTiming(): ReceiveTiming;
+  inputCreditBlocks(): number;
+}
+
+/**
+ * A running fabric: switches, hosts and links built from a topology on one scheduler. Add
+ * messages with {@link addMessage}, then {@link run}.
+ */
+export class Network {
+  readonly scheduler = new Scheduler();
+  readonly links: LinkSet;
+  readonly switches: Switch[] = [];
+  readonly hosts: Hca[] = [];
+  readonly discipline: FlowControlDiscipline;
+  readonly switchConfig: SwitchConfig;
+  readonly hostConfig: HcaConfig;
+  /** For each link index: the sending and receiving end (for checks and reports). */
+  readonly linkEnds: { readonly from: Endpoint; readonly to: Endpoint }[] = [];
+  private messageCount = 0;
+  private readonly listeners: DeliveryListener[] = [];
+
+  constructor(
+    readonly topology: Topology,
+    options: NetworkOptions = {},
+  ) {
+    const { fabric, routing } = topology;
+    this.discipline = options.flowControl ?? "credit";
+    if (this.discipline !== "credit" && this.discipline !== "pfc") {
+      throw new TypeError(`flowControl must be "credit" or "pfc", got ${String(this.discipline)}`);
+    }
+    const cc = options.cc;
+    if (cc !== undefined) assertSpecVersion(`cc scheme "${cc.name}"`, cc);
+    if (cc?.queueingPart !== undefined)
+      assertSpecVersion(`queueing part "${cc.queueingPart.name}"`, cc.queueingPart);
+    const base = resolveSwitchConfig(
+      {
+        ...options.switch,
+        ...(cc?.queueingPart === undefined ? {} : { queueing: cc.queueingPart }),
+      },
+      this.discipline,
+      "switch",
+    );
+    // VLs a switch part asks for are added after the data VLs and served as control lanes.
+    const extraVls = cc?.switchPart?.extraVls ?? 0;
+    this.switchConfig =
+      extraVls === 0
+        ? base
+        : resolveSwitchConfig(
+            {
+              ...base,
+              vlCount: base.vlCount + extraVls,
+              controlVls: [
+                ...base.controlVls,
+                ...Array.from({ length: extraVls }, (_, i) => base.vlCount + i),
+              ],
+            },
+            this.discipline,
+            `switch (with ${extraVls} VLs for ${cc?.switchPart?.name})`,
+          );
+    this.hostConfig = resolveHcaConfig(options.host ?? {}, "host");
+    const hostPfc = options.hostPfc ?? this.switchConfig.pfc;
+    if (this.discipline === "pfc" && hostPfc === undefined) {
+      throw new TypeError(
+        "hostPfc {xoffBytes, xonBytes} is required with PFC and a shared switch buffer",
+      );
+    }
+    checkRouting(fabric, routing);
+    this.checkBuffersHoldAPacket();
+    const rng = createRng(options.seed ?? 1);
+    const scheduler = this.scheduler;
+    this.links = new LinkSet(scheduler);
+    const switchKinds = registerSwitchEvents(scheduler, this.switches);
+    const hostKinds = registerHcaEvents(scheduler, this.hosts);
+    const vlCount = this.switchConfig.vlCount;
+    const hostCount = fabric.hosts.length;
+    fabric.switches.forEach((node, index) => {
+      const table = routing.tables[index];
+      if (table === undefined)
+        throw new TypeError(`routing "${routing.name}" has no table for switch ${node.name}`);
+      this.switches.push(
+        new Switch({
+          index,
+          name: node.name,
+          portCount: node.portCount,
+          hostCount,
+          config: this.switchConfig,
+          discipline: this.discipline,
+          table,
+          scheduler,
+          rng: rng.split(`switch/${index}/route`),
+          kinds: switchKinds,
+        }),
+      );
+    });
+    fabric.hosts.forEach((node, index) => {
+      this.hosts.push(
+        new Hca({
+          index,
+          name: node.name,
+          hostCount,
+          vlCount,
+          config: this.hostConfig,
+          discipline: this.discipline,
+          ...(hostPfc === undefined ? {} : { pfc: hostPfc }),
+          scheduler,
+          kinds: hostKinds,
+          nextMessageId: () => this.messageCount++,
+        }),
+      );
+    });
+    this.wire();
+    if (this.discipline === "pfc") this.checkHeadroom(hostPfc!);
+    if (cc !== undefined) this.installScheme(cc, rng);
+    for (const host of this.hosts) {
+      host.onDelivery((packet, nowPs) => {
+        for (const listener of this.listeners) listener(packet, nowPs);
+      });
+    }
+  }
+
+  /** Queues a message at host `srcHost`; returns its id. */
+  addMessage(srcHost: number, message: Message): number {
+    const host = this.hosts[srcHost];
+    if (host === undefined) {
+      throw new RangeError(
+        `srcHost must be a host index in 0..${this.hosts.length - 1}, got ${srcHost}`,
+      );
+    }
+    return host.addMessage(message);
+  }
+
+  /** Calls `listener` for every packet a host consumes. */
+  onDelivery(listener: DeliveryListener): void {
+    this.listeners.push(listener);
+  }
+
+  /** Runs until `untilPs` (or until nothing is pending, if omitted). */
+  run(untilPs?: TimePs, stopWhen?: () => boolean): RunOutcome {
+    return this.scheduler.run({
+      ...(untilPs === undefined ? {} : { untilPs }),
+      ...(stopWhen === undefined ? {} : { stopWhen }),
+    });
+  }
+
+  get nowPs(): TimePs {
+    return this.scheduler.nowPs;
+  }
+
+  private device(end: Endpoint): Device {
+    return end.kind === "host" ? this.hosts[end.index]! : this.switches[end.index]!;
+  }
+
+  private portOf(end: Endpoint): number {
+    return end.kind === "host" ? 0 : end.port;
+  }
+
+  private wire(): void {
+    const { fabric } = this.topology;
+    const used = new Set<string>();
+    const vlCount = this.switchConfig.vlCount;
+    const cabledHosts = new Uint8Array(fabric.hosts.length);
+    fabric.cables.forEach((cable, c) => {
+      for (const end of [cable.a, cable.b]) {
+        const key = end.kind === "host" ? `h${end.index}` : `s${end.index}:${end.port}`;
+        const name =
+          end.kind === "host"
+            ? `host ${fabric.hosts[end.index]?.name ?? end.index}`
+            : `switch ${fabric.switches[end.index]?.name ?? end.index} port ${end.port}`;
+        if (used.has(key)) throw new RangeError(`cables[${c}]: ${name} is already cabled`);
+        used.add(key);
+        if (end.kind === "host") {
+          if (end.index < 0 || end.index >= fabric.hosts.length)
+            throw new RangeError(`cables[${c}]: no host ${end.index}`);
+          cabledHosts[end.index] = 1;
+        } else {
+          const node = fabric.switches[end.index];
+          if (node === undefined) throw new RangeError(`cables[${c}]: no switch ${end.index}`);
+          if (!(end.port >= 0 && end.port < node.portCount)) {
+            throw new RangeError(`cables[${c}]: ${name} is outside 0..${node.portCount - 1}`);
+          }
+        }
+      }
+      if (!(cable.rateGbps > 0) || !Number.isFinite(cable.rateGbps)) {
+        throw new RangeError(`cables[${c}].rateGbps must be > 0, got ${cable.rateGbps}`);
+      }
+      if (!(cable.latencyNs >= 0) || !Number.isFinite(cable.latencyNs)) {
+        throw new RangeError(`cables[${c}].latencyNs must be ≥ 0, got ${cable.latencyNs}`);
+      }
+      const latencyPs = nsToPs(cable.latencyNs);
+      const ab = this.links.add(cable.rateGbps, latencyPs, vlCount);
+      const ba = this.links.add(cable.rateGbps, latencyPs, vlCount);
+      this.linkEnds.push({ from: cable.a, to: cable.b }, { from: cable.b, to: cable.a });
+      for (const [end, out, incoming] of [
+        [cable.a, ab, ba],
+        [cable.b, ba, ab],
+      ] as const) {
+        if (end.kind === "host") this.hosts[end.index]!.attach(out, incoming);
+        else this.switches[end.index]!.attach(end.port, out, incoming);
+      }
+      for (const [from, to, link] of [
+        [cable.a, cable.b, ab],
+        [cable.b, cable.a, ba],
+      ] as const) {
+        const sender = this.device(from);
+        const receiver = this.device(to);
+        const state = this.flowState(from);
+        if (this.discipline === "credit") state.credits.fill(receiver.inputCreditBlocks());
+        link.connect(
+          sender,
+          this.portOf(from),
+          state,
+          receiver,
+          this.portOf(to),
+          receiver.receiveTiming(),
+        );
+      }
+    });
+    const uncabled = cabledHosts.indexOf(0);
+    if (uncabled >= 0) throw new RangeError(`host ${fabric.hosts[uncabled]!.name} has no cable`);
+  }
+
+  /** The transmit-side flow-control state of a port. */
+  flowState(end: Endpoint): PortFlowState {
+    return end.kind === "host"
+      ? this.hosts[end.index]!.uplinkFlow
+      : this.switches[end.index]!.outFlow[end.port]!;
+  }
+
+  // A credit buffer smaller than one packet would never grant it: the run would hang.
+  private checkBuffersHoldAPacket(): void {
+    const packetBytes = this.hostConfig.mtuBytes + this.hostConfig.headerBytes;
+    const need = creditBlocks(packetBytes) * CREDIT_BLOCK_BYTES;
+    const buffer = this.switchConfig.buffer;
+    if (buffer.model === "partitioned" && buffer.bytesPerPortVl < need) {
+      throw new RangeError(
+        `switch.buffer.bytesPerPortVl (${buffer.bytesPerPortVl}) must hold one full packet: ≥ ${need} B (mtuBytes + headerBytes = ${packetBytes} B in 64-byte blocks)`,
+      );
+    }
+    const output = this.switchConfig.outputBufferBytes;
+    if (output > 0 && output < packetBytes) {
+      throw new RangeError(
+        `switch.outputBufferBytes (${output}) must be 0 (none) or hold one full packet: ≥ ${packetBytes} B`,
+      );
+    }
+    if (this.hostConfig.receiveBufferBytes < need) {
+      throw new RangeError(
+        `host.receiveBufferBytes (${this.hostConfig.receiveBufferBytes}) must hold one full packet: ≥ ${need} B (mtuBytes + headerBytes = ${packetBytes} B in 64-byte blocks)`,
+      );
+    }
+  }
+
+  // MODEL.md: validation rejects a PFC configuration whose headroom cannot absorb what arrives
+  // after XOFF. Checked per link, with the receiver's thresholds and timing.
+  private checkHeadroom(hostPfc: { readonly xoffBytes: number; readonly xonBytes: number }): void {
+    const maxPacketBytes = this.hostConfig.mtuBytes + this.hostConfig.headerBytes;
+    const buffer = this.switchConfig.buffer;
+    if (hostPfc.xonBytes > hostPfc.xoffBytes) {
+      throw new RangeError(
+        `hostPfc.xonBytes (${hostPfc.xonBytes}) must be ≤ xoffBytes (${hostPfc.xoffBytes})`,
+      );
+    }
+    for (const link of this.links.links) {
+      const to = this.linkEnds[link.index]!.to;
+      const timing = this.device(to).receiveTiming();
+      const need = pfcHeadroomBytes({
+        rateGbps: link.rateGbps,
+        latencyNs: link.latencyPs / 1000,
+        maxPacketBytes,
+        processingNs: timing.processingPs / 1000,
+        // A receiver that waits for the tail counts a packet one packet-time later.
+        cutThroughBytes: Math.min(timing.cutThroughBytes, maxPacketBytes),
+      });
+      let have: number;
+      let field: string;
+      if (to.kind === "host") {
+        have = this.hostConfig.receiveBufferBytes - hostPfc.xoffBytes;
+        field = "host.receiveBufferBytes − hostPfc.xoffBytes";
+      } else if (buffer.model === "partitioned") {
+        have = buffer.bytesPerPortVl - this.switchConfig.pfc!.xoffBytes;
+        field = "switch.buffer.bytesPerPortVl − switch.pfc.xoffBytes";
+      } else {
+        have = buffer.headroomBytes;
+        field = "switch.buffer.headroomBytes";
+      }
+      if (have < need) {
+        throw new RangeError(
+          `PFC headroom too small on the link into ${to.kind} ${to.index}: ${field} = ${have} B, needs ≥ ${need} B (2 × latency × rate + MTU + pause frame + routing delay at ${link.rateGbps} Gb/s, ${link.latencyPs / 1000} ns)`,
+        );
+      }
+    }
+  }
+
+  private installScheme(cc: CcScheme, rng: ReturnType<typeof createRng>): void {
+    const scheduler = this.scheduler;
+    if (cc.switchPart !== undefined) {
+      const factory = cc.switchPart;
+      assertSpecVersion(`switch part "${factory.name}"`, factory);
+      for (const sw of this.switches) {
+        sw.setPart(
+          factory.create({
+            scheduler,
+            rng: rng.split(`switch/${sw.index}/cc`),
+            switchIndex: sw.index,
+            portCount: sw.portCount,
+            port: (i) => sw.portView(i),
+            sendControl: (outPort, packet) => sw.sendControl(outPort, packet),
+          }),
+        );
+      }
+    }
+    for (const host of this.hosts) {
+      const context = {
+        scheduler,
+        rng: rng.split(`host/${host.index}/cc`),
+        hostIndex: host.index,
+        hostCount: this.hosts.length,
+        port: host.portView(),
+        sendControl: (packet: Parameters<Hca["sendControl"]>[0]) => host.sendControl(packet),
+      };
+      if (cc.senderPart !== undefined)
+        assertSpecVersion(`sender part "${cc.senderPart.name}"`, cc.senderPart);
+      if (cc.receiverPart !== undefined)
+        assertSpecVersion(`receiver part "${cc.receiverPart.name}"`, cc.receiverPart);
+      host.setParts(cc.senderPart?.create(context), cc.receiverPart?.create(context));
+    }
+  }
+}

@@ -1,0 +1,89 @@
+/**
+ * The plugin contract end to end with a toy scheme: a sender part that spaces a flow's packets
+ * by a fixed gap, a receiver part that answers every data packet with an ACK, and a switch
+ * part that marks FECN on packets it forwards. Proves each hook is called with what the
+ * contract promises; real schemes arrive in their own packages.
+ */
+import { serializationPs, usToPs } from "@cclab/core-des";
+import { type CcScheme, Packet } from "@cclab/fabric";
+import { expect, it } from "vitest";
+import { Network } from "../src/index.js";
+import { star } from "./helpers.js";
+
+it("calls sender, receiver and switch parts, and carries control packets back", () => {
+  const gapPs = usToPs(3); // longer than one packet time (2074 B at 10 Gb/s = 1.66 µs)
+  const acks: number[] = [];
+  const sentAt: number[] = [];
+  const scheme: CcScheme = {
+    specVersion: 1,
+    name: "toy",
+    switchPart: {
+      specVersion: 1,
+      name: "mark-all",
+      create: () => ({
+        onTransmit: (packet) => {
+          if (packet.kind === "data") packet.fecn = true;
+        },
+      }),
+    },
+    receiverPart: {
+      specVersion: 1,
+      name: "ack",
+      create: (context) => ({
+        onData: (packet) => {
+          const ack = new Packet();
+          ack.kind = "ack";
+          ack.sizeBytes = 64;
+          ack.dstHost = packet.srcHost;
+          ack.flowId = packet.flowId;
+          ack.becn = packet.fecn;
+          context.sendControl(ack);
+        },
+      }),
+    },
+    senderPart: {
+      specVersion: 1,
+      name: "fixed gap",
+      create: (context) => {
+        let next = 0;
+        return {
+          openFlow: () => ({
+            nextSendPs: () => next,
+            onSent: () => {
+              sentAt.push(context.scheduler.nowPs);
+              next = context.scheduler.nowPs + gapPs;
+            },
+          }),
+          onControl: (packet) => {
+            if (packet.kind === "ack" && packet.becn) acks.push(packet.flowId);
+          },
+        };
+      },
+    },
+  };
+  const net = new Network(star(2), { cc: scheme });
+  net.addMessage(0, { dstHost: 1, bytes: 5 * 2048, startPs: 0 });
+  net.run();
+  expect(sentAt).toEqual([0, 1, 2, 3, 4].map((i) => i * gapPs));
+  expect(acks).toEqual([1, 1, 1, 1, 1]);
+  expect(net.hosts[1]!.completions[0]!.bytes).toBe(5 * 2048);
+  expect(serializationPs(2074, 10)).toBeLessThan(gapPs);
+});
+
+it("rejects a plugin written for another contract version", () => {
+  const scheme = { specVersion: 2, name: "future" } as unknown as CcScheme;
+  expect(() => new Network(star(2), { cc: scheme })).toThrow(
+    /specVersion 2; this fabric implements 1/,
+  );
+});
+
+it("adds the VLs a switch part asks for as control lanes", () => {
+  const scheme: CcScheme = {
+    specVersion: 1,
+    name: "needs a lane",
+    switchPart: { specVersion: 1, name: "lane", extraVls: 1, create: () => ({}) },
+  };
+  const net = new Network(star(2), { cc: scheme, switch: { vlCount: 2 } });
+  expect(net.switchConfig.vlCount).toBe(3);
+  expect(net.switchConfig.controlVls).toEqual([2]);
+});
