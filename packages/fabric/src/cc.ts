@@ -67,6 +67,8 @@ export interface HostPartContext extends PartServices {
   readonly hostCount: number;
   /** The host's own uplink port. */
   readonly port: PortView;
+  /** Size to give control packets (ACK, CNP, ...) this host sends, bytes (host configuration). */
+  readonly controlPacketBytes: number;
   /** Sends a control packet from this host, ahead of its data. */
   sendControl(packet: Packet): void;
 }

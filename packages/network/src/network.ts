@@ -364,6 +364,7 @@ export class Network {
         hostIndex: host.index,
         hostCount: this.hosts.length,
         port: host.portView(),
+        controlPacketBytes: this.hostConfig.controlPacketBytes,
         sendControl: (packet: Parameters<Hca["sendControl"]>[0]) => host.sendControl(packet),
       };
       if (cc.senderPart !== undefined)

@@ -33,7 +33,7 @@ it("calls sender, receiver and switch parts, and carries control packets back", 
         onData: (packet) => {
           const ack = new Packet();
           ack.kind = "ack";
-          ack.sizeBytes = 64;
+          ack.sizeBytes = context.controlPacketBytes;
           ack.dstHost = packet.srcHost;
           ack.flowId = packet.flowId;
           ack.becn = packet.fecn;
