@@ -1,11 +1,3 @@
-import { defineConfig } from "tsup";
+import { cclabBuild } from "../../tsup.shared.ts";
 
-export default defineConfig({
-  entry: ["src/index.ts"],
-  format: ["esm"],
-  target: "node20",
-  dts: true,
-  sourcemap: true,
-  clean: true,
-  treeshake: true,
-});
+export default cclabBuild();

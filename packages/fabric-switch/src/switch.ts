@@ -311,22 +311,33 @@ export class Switch implements LinkReceiver, LinkSender {
 
   // An output that is free grants, round-robin over input ports, the first input with a
   // packet for it at a queue head, a free read port and downstream room (MODEL.md,
-  // "Arbitration"). Control VLs first, in order; data VLs round-robin.
+  // "Arbitration").
   private arbitrate(out: number): void {
+    this.serveVls(out, false);
+  }
+
+  // VL arbitration, for the crossbar stage (`linkStage` false: grant an input) or the link of
+  // an output buffer (true: send the buffer's head): control VLs first, in order, then data
+  // VLs round-robin, each stage with its own round-robin pointer.
+  private serveVls(out: number, linkStage: boolean): boolean {
     const controlVls = this.controlVlList;
     for (let k = 0; k < controlVls.length; k++) {
-      if (this.grant(out, controlVls[k]!)) return;
+      const vl = controlVls[k]!;
+      if (linkStage ? this.sendBuffered(out, vl) : this.grant(out, vl)) return true;
     }
+    const rr = linkStage ? this.outVlRr : this.xbarVlRr;
     const dataVls = this.dataVlList;
     const n = dataVls.length;
-    const first = this.xbarVlRr[out]!;
+    const first = rr[out]!;
     for (let k = 0; k < n; k++) {
       const j = first + k < n ? first + k : first + k - n;
-      if (this.grant(out, dataVls[j]!)) {
-        this.xbarVlRr[out] = j + 1 < n ? j + 1 : 0;
-        return;
+      const vl = dataVls[j]!;
+      if (linkStage ? this.sendBuffered(out, vl) : this.grant(out, vl)) {
+        rr[out] = j + 1 < n ? j + 1 : 0;
+        return true;
       }
     }
+    return false;
   }
 
   private grant(out: number, vl: number): boolean {
@@ -407,24 +418,10 @@ export class Switch implements LinkReceiver, LinkSender {
     this.scheduler.schedule(endPs, this.kinds.transferEnd, (this.index << PORT_BITS) | out);
   }
 
-  // The link of an output with a buffer: control packets, then the output queues by VL
-  // (control VLs first, data VLs round-robin), each when the link has credits or no pause.
+  // The link of an output with a buffer: control packets, then the output queues by VL,
+  // each when the link has credits or no pause.
   private serveLink(out: number): void {
-    if (this.sendWaitingControl(out)) return;
-    const controlVls = this.controlVlList;
-    for (let k = 0; k < controlVls.length; k++) {
-      if (this.sendBuffered(out, controlVls[k]!)) return;
-    }
-    const dataVls = this.dataVlList;
-    const n = dataVls.length;
-    const first = this.outVlRr[out]!;
-    for (let k = 0; k < n; k++) {
-      const j = first + k < n ? first + k : first + k - n;
-      if (this.sendBuffered(out, dataVls[j]!)) {
-        this.outVlRr[out] = j + 1 < n ? j + 1 : 0;
-        return;
-      }
-    }
+    if (!this.sendWaitingControl(out)) this.serveVls(out, true);
   }
 
   private sendBuffered(out: number, vl: number): boolean {

@@ -5,34 +5,14 @@
  * 5 runs. Run with `npm run bench` (from the repository root or this package).
  */
 import { msToPs } from "@cclab/core-des";
-import type { Topology } from "@cclab/fabric";
+import { singleSwitch } from "@cclab/topologies";
 import { Network } from "../src/index.js";
-
-function star(hosts: number): Topology {
-  return {
-    fabric: {
-      name: `star ${hosts}`,
-      hosts: Array.from({ length: hosts }, (_, h) => ({ name: `H${h}` })),
-      switches: [{ name: "S0", portCount: hosts }],
-      cables: Array.from({ length: hosts }, (_, h) => ({
-        a: { kind: "host" as const, index: h },
-        b: { kind: "switch" as const, index: 0, port: h },
-        rateGbps: 100,
-        latencyNs: 100,
-      })),
-    },
-    routing: {
-      name: "direct",
-      tables: [{ candidates: Array.from({ length: hosts }, (_, h) => [h]), selection: "first" }],
-    },
-  };
-}
 
 function once(
   hosts: number,
   simulatedMs: number,
 ): { packetsPerS: number; eventsPerS: number; packets: number } {
-  const net = new Network(star(hosts));
+  const net = new Network(singleSwitch({ hosts, rateGbps: 100, latencyNs: 100 }));
   for (let h = 0; h < hosts; h++) {
     net.addMessage(h, { dstHost: (h + 1) % hosts, bytes: 1e9, startPs: 0 });
   }

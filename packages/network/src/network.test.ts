@@ -1,13 +1,13 @@
 import { msToPs, serializationPs, usToPs } from "@cclab/core-des";
+import { singleSwitch } from "@cclab/topologies";
 import { describe, expect, it } from "vitest";
-import { star } from "../test/helpers.js";
 import { FlowMeter } from "./flow-meter.js";
 import { bufferOverflowViolation, creditConservationViolation } from "./invariants.js";
 import { Network } from "./network.js";
 
 describe("Network on one switch", () => {
   it("delivers a lone message with the latency MODEL.md gives", () => {
-    const net = new Network(star(2), {
+    const net = new Network(singleSwitch({ hosts: 2, rateGbps: 10, latencyNs: 10 }), {
       switch: { routingLatencyNs: 100 },
       host: { headerBytes: 0 },
     });
@@ -29,7 +29,7 @@ describe("Network on one switch", () => {
   });
 
   it("shares an output round-robin between two inputs, keeps credits, fills the link", () => {
-    const net = new Network(star(3));
+    const net = new Network(singleSwitch({ hosts: 3, rateGbps: 10, latencyNs: 10 }));
     const meter = new FlowMeter(net, usToPs(10));
     for (const src of [0, 1]) net.addMessage(src, { dstHost: 2, bytes: 10_000_000, startPs: 0 });
     let violation: string | undefined;
@@ -50,7 +50,7 @@ describe("Network on one switch", () => {
   });
 
   it("counts blocked time, OFF transitions and occupancy at a port feeding a slow receiver", () => {
-    const net = new Network(star(3), {
+    const net = new Network(singleSwitch({ hosts: 3, rateGbps: 10, latencyNs: 10 }), {
       switch: { occupancyBinNs: 100_000 },
       host: { receiveRateGbps: 5 },
     });

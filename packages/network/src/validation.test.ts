@@ -1,5 +1,5 @@
+import { singleSwitch } from "@cclab/topologies";
 import { describe, expect, it } from "vitest";
-import { star } from "../test/helpers.js";
 import { Network } from "./network.js";
 
 describe("Network rejects bad input before the run, naming the field", () => {
@@ -47,11 +47,13 @@ describe("Network rejects bad input before the run, naming the field", () => {
       /"shared" needs PFC flow control/,
     ],
   ])("%j", (options, message) => {
-    expect(() => new Network(star(2), options)).toThrow(message);
+    expect(
+      () => new Network(singleSwitch({ hosts: 2, rateGbps: 10, latencyNs: 10 }), options),
+    ).toThrow(message);
   });
 
   it("rejects a message to an unknown host, to itself, or with no bytes", () => {
-    const net = new Network(star(2));
+    const net = new Network(singleSwitch({ hosts: 2, rateGbps: 10, latencyNs: 10 }));
     expect(() => net.addMessage(0, { dstHost: 5, bytes: 1, startPs: 0 })).toThrow(
       /dstHost must be a host index in 0..1/,
     );
@@ -65,7 +67,7 @@ describe("Network rejects bad input before the run, naming the field", () => {
   });
 
   it("rejects a cable on a port used twice and an uncabled host", () => {
-    const topology = star(2);
+    const topology = singleSwitch({ hosts: 2, rateGbps: 10, latencyNs: 10 });
     const cables = [...topology.fabric.cables];
     cables[1] = { ...cables[1]!, b: { kind: "switch", index: 0, port: 0 } };
     expect(() => new Network({ ...topology, fabric: { ...topology.fabric, cables } })).toThrow(

@@ -6,9 +6,9 @@
  */
 import { serializationPs, usToPs } from "@cclab/core-des";
 import { type CcScheme, Packet } from "@cclab/fabric";
+import { singleSwitch } from "@cclab/topologies";
 import { expect, it } from "vitest";
 import { Network } from "../src/index.js";
-import { star } from "./helpers.js";
 
 it("calls sender, receiver and switch parts, and carries control packets back", () => {
   const gapPs = usToPs(3); // longer than one packet time (2074 B at 10 Gb/s = 1.66 µs)
@@ -61,7 +61,7 @@ it("calls sender, receiver and switch parts, and carries control packets back", 
       },
     },
   };
-  const net = new Network(star(2), { cc: scheme });
+  const net = new Network(singleSwitch({ hosts: 2, rateGbps: 10, latencyNs: 10 }), { cc: scheme });
   net.addMessage(0, { dstHost: 1, bytes: 5 * 2048, startPs: 0 });
   net.run();
   expect(sentAt).toEqual([0, 1, 2, 3, 4].map((i) => i * gapPs));
@@ -72,9 +72,9 @@ it("calls sender, receiver and switch parts, and carries control packets back", 
 
 it("rejects a plugin written for another contract version", () => {
   const scheme = { specVersion: 2, name: "future" } as unknown as CcScheme;
-  expect(() => new Network(star(2), { cc: scheme })).toThrow(
-    /specVersion 2; this fabric implements 1/,
-  );
+  expect(
+    () => new Network(singleSwitch({ hosts: 2, rateGbps: 10, latencyNs: 10 }), { cc: scheme }),
+  ).toThrow(/specVersion 2; this fabric implements 1/);
 });
 
 it("adds the VLs a switch part asks for as control lanes", () => {
@@ -83,7 +83,10 @@ it("adds the VLs a switch part asks for as control lanes", () => {
     name: "needs a lane",
     switchPart: { specVersion: 1, name: "lane", extraVls: 1, create: () => ({}) },
   };
-  const net = new Network(star(2), { cc: scheme, switch: { vlCount: 2 } });
+  const net = new Network(singleSwitch({ hosts: 2, rateGbps: 10, latencyNs: 10 }), {
+    cc: scheme,
+    switch: { vlCount: 2 },
+  });
   expect(net.switchConfig.vlCount).toBe(3);
   expect(net.switchConfig.controlVls).toEqual([2]);
 });
