@@ -103,6 +103,8 @@ export class Hca implements LinkReceiver, LinkSender {
   /** Payload bytes this host has started to inject, per flow id. */
   readonly injectedBytesByFlow = new Map<number, number>();
   packetsSent = 0;
+  /** Data packets sent again after a drop a CC scheme reported. */
+  packetsResent = 0;
   packetsReceived = 0;
   /** MODEL.md: total packet latency, delivery − message arrival at the send queue, ps. */
   readonly totalLatencyPs = new Histogram();
@@ -122,6 +124,7 @@ export class Hca implements LinkReceiver, LinkSender {
   private readonly queuePairs = new Map<number, QueuePair>();
   private readonly active = new Fifo<QueuePair>(8);
   private readonly control = new Fifo<Packet>(4);
+  private readonly resends = new Fifo<Packet>(4);
   private readonly arrivals: { message: Message; id: number }[] = [];
   private arrivalCursor = 0;
   private arrivalsSorted = true;
@@ -232,6 +235,19 @@ export class Hca implements LinkReceiver, LinkSender {
     this.trySend();
   }
 
+  /** Queues a dropped data packet of this host for sending again, ahead of new data. */
+  resend(packet: Packet): void {
+    if (packet.srcHost !== this.index || packet.kind !== "data") {
+      throw new RangeError(
+        `host ${this.name} can only resend its own data packets (got a ${packet.kind} packet from host ${packet.srcHost})`,
+      );
+    }
+    packet.hops = 0;
+    packet.outPort = -1;
+    this.resends.push(packet);
+    this.trySend();
+  }
+
   /** Messages not yet fully packetised, plus packets waiting to be consumed. */
   get backlogBytes(): number {
     let bytes = 0;
@@ -322,7 +338,16 @@ export class Hca implements LinkReceiver, LinkSender {
       return;
     }
     if (this.nextStartPs > now) {
-      if (this.active.length !== 0) this.wakeAt(this.nextStartPs);
+      if (this.active.length !== 0 || this.resends.length !== 0) this.wakeAt(this.nextStartPs);
+      return;
+    }
+    const resend = this.resends.peek();
+    if (resend !== undefined && flow.canSend(resend.vl, resend.sizeBytes)) {
+      this.resends.shift();
+      resend.injectedPs = now;
+      this.packetsResent++;
+      this.transmit(resend);
+      this.spaceNextStart(now, resend.sizeBytes);
       return;
     }
     let earliest = Number.POSITIVE_INFINITY;
@@ -356,9 +381,7 @@ export class Hca implements LinkReceiver, LinkSender {
       }
       gate?.onSent?.(packet);
       this.transmit(packet);
-      if (this.config.injectionCapGbps !== null) {
-        this.nextStartPs = now + serializationPs(size, this.config.injectionCapGbps);
-      }
+      this.spaceNextStart(now, size);
       return;
     }
     if (earliest !== Number.POSITIVE_INFINITY) this.wakeAt(earliest);
@@ -406,6 +429,13 @@ export class Hca implements LinkReceiver, LinkSender {
     const endPs = this.scheduler.nowPs + link.serPs(packet.sizeBytes);
     link.transmit(packet, endPs);
     this.scheduler.schedule(endPs, this.kinds.txEnds, this.index);
+  }
+
+  // The host cap (MODEL.md): packet starts at least size × 8 / cap apart.
+  private spaceNextStart(now: TimePs, sizeBytes: number): void {
+    if (this.config.injectionCapGbps !== null) {
+      this.nextStartPs = now + serializationPs(sizeBytes, this.config.injectionCapGbps);
+    }
   }
 
   private wakeAt(timePs: TimePs): void {

@@ -87,6 +87,8 @@ export class Switch implements LinkReceiver, LinkSender {
   bufferedBytes = 0;
   /** Highest total ever buffered, bytes. */
   maxBufferedBytes = 0;
+  /** Packets the switch part dropped at a queue head (schemes that allow drops only). */
+  droppedPackets = 0;
 
   private readonly config: SwitchConfig;
   private readonly discipline: FlowControlDiscipline;
@@ -277,11 +279,12 @@ export class Switch implements LinkReceiver, LinkSender {
     this.serveInput(input);
   }
 
-  /** Sends a control packet out of `outPort`, ahead of data (switch parts of CC schemes). */
-  sendControl(outPort: number, packet: Packet): void {
-    packet.outPort = outPort;
-    this.controlQueues[outPort]!.push(packet);
-    this.serveOutput(outPort);
+  /** Sends a control packet routed by its `dstHost`, ahead of data (switch parts of CC schemes). */
+  sendControl(packet: Packet): void {
+    const out = this.route(packet);
+    packet.outPort = out;
+    this.controlQueues[out]!.push(packet);
+    this.serveOutput(out);
   }
 
   // --- arbitration ----------------------------------------------------------------------------
@@ -349,7 +352,7 @@ export class Switch implements LinkReceiver, LinkSender {
     for (let k = 0; k < n; k++) {
       const input = first + k < n ? first + k : first + k - n;
       if (this.readBusy[input]! >= readPorts) continue;
-      const packet = this.queues[input * v + vl]!.headFor(out);
+      const packet = this.headFor(input, vl, out);
       if (packet === undefined) continue;
       if (!this.hasRoom(out, vl, packet.sizeBytes)) {
         blocked = true;
@@ -377,7 +380,7 @@ export class Switch implements LinkReceiver, LinkSender {
       if (busy[out] === 1 || this.outLink[out] === undefined) continue;
       for (let vl = 0; vl < v; vl++) {
         const queue = this.queues[input * v + vl]!;
-        const packet = queue.headFor(out);
+        const packet = this.headFor(input, vl, out);
         if (packet === undefined) continue;
         if (!this.hasRoom(out, vl, packet.sizeBytes)) {
           if (!this.buffered) this.outFlow[out]!.markBlocked(vl, this.scheduler.nowPs);
@@ -389,6 +392,22 @@ export class Switch implements LinkReceiver, LinkSender {
         break;
       }
     }
+  }
+
+  // The head an input would send to `out` on `vl`, after the switch part has dropped the
+  // heads its scheme allows to drop.
+  private headFor(input: number, vl: number, out: number): Packet | undefined {
+    const queue = this.queues[input * this.vlCount + vl]!;
+    let packet = queue.headFor(out);
+    const drop = this.part?.dropAtHead;
+    if (drop === undefined) return packet;
+    while (packet !== undefined && drop.call(this.part, packet, input)) {
+      queue.dequeueFor(out);
+      this.droppedPackets++;
+      this.freeInputBuffer(input, vl, packet.sizeBytes);
+      packet = queue.headFor(out);
+    }
+    return packet;
   }
 
   // Room downstream of the crossbar: credits or no pause on the link, or space in the
@@ -463,8 +482,12 @@ export class Switch implements LinkReceiver, LinkSender {
   // return its credits (MODEL.md: credits are freed when the packet's last byte leaves the
   // input buffer) or check XON.
   private releaseInput(input: number, vl: number, size: number): void {
-    const q = input * this.vlCount + vl;
     this.readBusy[input]!--;
+    this.freeInputBuffer(input, vl, size);
+  }
+
+  private freeInputBuffer(input: number, vl: number, size: number): void {
+    const q = input * this.vlCount + vl;
     this.addBytes(q, -size);
     this.inputBlocks[q]! -= creditBlocks(size);
     if (this.discipline === "credit") this.inLink[input]!.returnCredits(vl, creditBlocks(size));

@@ -38,16 +38,23 @@ export interface SwitchPartContext extends PartServices {
   readonly portCount: number;
   port(index: number): PortView;
   /**
-   * Sends a control packet out of `outPort` (e.g. a BCN frame or a NACK back toward a source).
-   * It is queued ahead of data on that port.
+   * Sends a control packet (e.g. a BCN frame or a NACK back toward a source), routed by
+   * `packet.dstHost` like any packet and queued ahead of data on its output port.
    */
-  sendControl(outPort: number, packet: Packet): void;
+  sendControl(packet: Packet): void;
 }
 
 /** Hooks a switch calls; a missing hook is never called and costs nothing. */
 export interface SwitchPart {
   /** A packet was buffered at `inPort` (may mark FECN/ECN from queue state). */
   onEnqueue?(packet: Packet, inPort: number): void;
+  /**
+   * The arbiter considers a queue head for `outPort` (called each time it does). Return true
+   * to drop it: only for packets the scheme allows to be dropped (SRP's speculative packets
+   * past their time-to-wait). The switch frees its buffer and returns its credits; the part
+   * reports the drop itself (a NACK through `sendControl`) so the source can resend it.
+   */
+  dropAtHead?(packet: Packet, inPort: number): boolean;
   /** A packet starts leaving through `outPort` (may mark at transmit). */
   onTransmit?(packet: Packet, inPort: number, outPort: number): void;
 }
@@ -71,6 +78,11 @@ export interface HostPartContext extends PartServices {
   readonly controlPacketBytes: number;
   /** Sends a control packet from this host, ahead of its data. */
   sendControl(packet: Packet): void;
+  /**
+   * Sends a data packet of this host again (one a switch part dropped and reported), ahead of
+   * new data; the receiver then sees it once.
+   */
+  resend(packet: Packet): void;
 }
 
 export interface ReceiverPart {

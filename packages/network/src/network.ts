@@ -352,7 +352,7 @@ export class Network {
             switchIndex: sw.index,
             portCount: sw.portCount,
             port: (i) => sw.portView(i),
-            sendControl: (outPort, packet) => sw.sendControl(outPort, packet),
+            sendControl: (packet) => sw.sendControl(packet),
           }),
         );
       }
@@ -366,6 +366,7 @@ export class Network {
         port: host.portView(),
         controlPacketBytes: this.hostConfig.controlPacketBytes,
         sendControl: (packet: Parameters<Hca["sendControl"]>[0]) => host.sendControl(packet),
+        resend: (packet: Parameters<Hca["resend"]>[0]) => host.resend(packet),
       };
       if (cc.senderPart !== undefined)
         assertSpecVersion(`sender part "${cc.senderPart.name}"`, cc.senderPart);

@@ -8,7 +8,7 @@ import { serializationPs, usToPs } from "@cclab/core-des";
 import { type CcScheme, Packet } from "@cclab/fabric";
 import { singleSwitch } from "@cclab/topologies";
 import { expect, it } from "vitest";
-import { Network } from "../src/index.js";
+import { creditConservationViolation, Network } from "../src/index.js";
 
 it("calls sender, receiver and switch parts, and carries control packets back", () => {
   const gapPs = usToPs(3); // longer than one packet time (2074 B at 10 Gb/s = 1.66 µs)
@@ -89,4 +89,67 @@ it("adds the VLs a switch part asks for as control lanes", () => {
   });
   expect(net.switchConfig.vlCount).toBe(3);
   expect(net.switchConfig.controlVls).toEqual([2]);
+});
+
+it("lets a switch part drop heads it may drop; the source resends and every message completes once", () => {
+  const retried = new WeakSet<Packet>();
+  const scheme: CcScheme = {
+    specVersion: 1,
+    name: "drop and resend",
+    switchPart: {
+      specVersion: 1,
+      name: "drop every third packet once",
+      create: (sw) => ({
+        dropAtHead: (packet) => {
+          if (packet.kind !== "data" || packet.seqInMessage % 3 !== 1 || retried.has(packet))
+            return false;
+          const nack = new Packet();
+          nack.kind = "nack";
+          nack.sizeBytes = 64;
+          nack.srcHost = packet.dstHost;
+          nack.dstHost = packet.srcHost;
+          nack.control = packet;
+          sw.sendControl(nack);
+          return true;
+        },
+      }),
+    },
+    senderPart: {
+      specVersion: 1,
+      name: "resend on nack",
+      create: (host) => ({
+        openFlow: () => ({ nextSendPs: () => 0 }),
+        onControl: (packet) => {
+          if (packet.kind !== "nack") return;
+          const dropped = packet.control as Packet;
+          retried.add(dropped);
+          host.resend(dropped);
+        },
+      }),
+    },
+  };
+  const net = new Network(singleSwitch({ hosts: 3, rateGbps: 10, latencyNs: 10 }), { cc: scheme });
+  const seen = new Map<string, number>();
+  net.onDelivery((p) => {
+    if (p.kind === "data")
+      seen.set(
+        `${p.messageId}/${p.seqInMessage}`,
+        (seen.get(`${p.messageId}/${p.seqInMessage}`) ?? 0) + 1,
+      );
+  });
+  for (const src of [0, 1])
+    for (let m = 0; m < 3; m++) net.addMessage(src, { dstHost: 2, bytes: 20_000, startPs: 0 });
+  let violation: string | undefined;
+  net.run(undefined, () => {
+    violation ??= creditConservationViolation(net);
+    return false;
+  });
+  expect(violation).toBeUndefined();
+  const dropped = net.switches[0]!.droppedPackets;
+  // 20 000 B = 10 packets per message (seq 1, 4, 7 dropped once): 3 per message, 6 messages.
+  expect(dropped).toBe(18);
+  expect(net.hosts[0]!.packetsResent + net.hosts[1]!.packetsResent).toBe(dropped);
+  expect([...seen.values()].every((n) => n === 1)).toBe(true);
+  expect(seen.size).toBe(60);
+  expect(net.hosts[2]!.completions.map((c) => c.bytes)).toEqual(Array(6).fill(20_000));
 });
