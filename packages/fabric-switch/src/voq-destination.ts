@@ -13,13 +13,14 @@ import {
  * destinations sharing an output round-robin.
  */
 export class VoqPerDestination implements InputQueueSet {
-  private readonly queues: Fifo<Packet>[] = [];
+  // Created on first use: a 648-host fabric has 648 destinations per input port and VL.
+  private readonly queues: (Fifo<Packet> | undefined)[];
   /** Destinations with queued packets, in the order they will be offered. */
   private readonly active = new Fifo<number>(8);
   private count = 0;
 
   constructor(hostCount: number) {
-    for (let d = 0; d < hostCount; d++) this.queues.push(new Fifo<Packet>(2));
+    this.queues = new Array<Fifo<Packet> | undefined>(hostCount).fill(undefined);
   }
 
   get packetCount(): number {
@@ -27,7 +28,11 @@ export class VoqPerDestination implements InputQueueSet {
   }
 
   enqueue(packet: Packet): void {
-    const queue = this.queues[packet.dstHost]!;
+    let queue = this.queues[packet.dstHost];
+    if (queue === undefined) {
+      queue = new Fifo<Packet>(2);
+      this.queues[packet.dstHost] = queue;
+    }
     if (queue.length === 0) this.active.push(packet.dstHost);
     queue.push(packet);
     this.count++;
