@@ -70,20 +70,22 @@ describe("Network on one switch", () => {
   it.each([
     [[], 0.5, 0.5],
     [[1], 0, 1],
-  ])("serves control VLs %j with strict priority and data VLs round-robin", (controlVls, share0, share1) => {
-    const net = new Network(singleSwitch({ hosts: 3, rateGbps: 10, latencyNs: 10 }), {
-      switch: { vlCount: 2, controlVls },
-    });
-    const meter = new FlowMeter(net, usToPs(10));
-    net.addMessage(0, { dstHost: 2, bytes: 5_000_000, startPs: 0, sl: 0 });
-    net.addMessage(1, { dstHost: 2, bytes: 5_000_000, startPs: 0, sl: 1 });
-    net.run(msToPs(1));
-    const vl0 = meter.meanGbps((0 * 3 + 2) * 2 + 0, usToPs(100), msToPs(1));
-    const vl1 = meter.meanGbps((1 * 3 + 2) * 2 + 1, usToPs(100), msToPs(1));
-    const total = vl0 + vl1;
-    expect(total).toBeGreaterThan(0.98 * 10 * (2048 / 2074));
-    expect(vl0 / total).toBeCloseTo(share0, 2);
-    expect(vl1 / total).toBeCloseTo(share1, 2);
-  });
+  ])(
+    "serves control VLs %j with strict priority and data VLs round-robin",
+    (controlVls, share0, share1) => {
+      const net = new Network(singleSwitch({ hosts: 3, rateGbps: 10, latencyNs: 10 }), {
+        switch: { vlCount: 2, controlVls },
+      });
+      const meter = new FlowMeter(net, usToPs(10));
+      net.addMessage(0, { dstHost: 2, bytes: 5_000_000, startPs: 0, sl: 0 });
+      net.addMessage(1, { dstHost: 2, bytes: 5_000_000, startPs: 0, sl: 1 });
+      net.run(msToPs(1));
+      const vl0 = meter.meanGbps((0 * 3 + 2) * 2 + 0, usToPs(100), msToPs(1));
+      const vl1 = meter.meanGbps((1 * 3 + 2) * 2 + 1, usToPs(100), msToPs(1));
+      const total = vl0 + vl1;
+      expect(total).toBeGreaterThan(0.98 * 10 * (2048 / 2074));
+      expect(vl0 / total).toBeCloseTo(share0, 2);
+      expect(vl1 / total).toBeCloseTo(share1, 2);
+    },
+  );
 });
-
