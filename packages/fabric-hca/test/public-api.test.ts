@@ -1,0 +1,13 @@
+import * as hca from "@cclab/fabric-hca";
+import { expect, it } from "vitest";
+
+it("resolves @cclab/fabric-hca to its sources and validates host parameters", () => {
+  expect(hca.resolveHcaConfig({})).toEqual(hca.DEFAULT_HCA_CONFIG);
+  expect(typeof hca.Hca).toBe("function");
+  expect(() => hca.resolveHcaConfig({ mtuBytes: 4096, receiveBufferBytes: 2048 })).toThrow(
+    /receiveBufferBytes \(2048\) must hold one full packet/,
+  );
+  expect(() => hca.resolveHcaConfig({ receiveRateGbps: 0 })).toThrow(
+    /receiveRateGbps must be a rate > 0/,
+  );
+});
