@@ -5,7 +5,15 @@
  * deterministic routing, determinism per seed, and no link carrying more than its rate.
  */
 import { creditBlocks, pfcHeadroomBytes, type Topology } from "@cclab/fabric";
-import { karyNTree, parkingLot, singleSwitch, twoLevelFatTree } from "@cclab/topologies";
+import {
+  type GenericLinkSpec,
+  type GenericNodeSpec,
+  genericTopology,
+  karyNTree,
+  parkingLot,
+  singleSwitch,
+  twoLevelFatTree,
+} from "@cclab/topologies";
 import { fc, test } from "@fast-check/vitest";
 import { expect } from "vitest";
 import {
@@ -22,7 +30,37 @@ const linkArb = fc.record({
   latencyNs: fc.integer({ min: 0, max: 500 }),
 });
 
+// A random tree of switches from a generic spec (shortest-path routing), some neighbours joined
+// by two parallel cables. Trees only: shortest paths on a graph with cycles can form a cyclic
+// buffer dependency, and a lossless fabric then deadlocks, as a real one would.
+const genericTreeArb: fc.Arbitrary<Topology> = fc
+  .record({
+    parents: fc.array(fc.nat(), { minLength: 1, maxLength: 4 }),
+    doubled: fc.array(fc.boolean(), { minLength: 4, maxLength: 4 }),
+    hostsAt: fc.array(fc.nat(), { minLength: 2, maxLength: 6 }),
+    selection: fc.constantFrom("first" as const, "flow-hash" as const),
+    link: linkArb,
+  })
+  .map(({ parents, doubled, hostsAt, selection, link }) => {
+    const switches = parents.length + 1;
+    const nodes: GenericNodeSpec[] = [];
+    const links: GenericLinkSpec[] = [];
+    for (let s = 0; s < switches; s++) nodes.push({ kind: "switch", name: `s${s}` });
+    parents.forEach((p, i) => {
+      const child = `s${i + 1}`;
+      const parent = `s${p % (i + 1)}`;
+      links.push({ a: child, b: parent });
+      if (doubled[i]) links.push({ a: child, b: parent });
+    });
+    hostsAt.forEach((at, h) => {
+      nodes.push({ kind: "host", name: `h${h}` });
+      links.push({ a: `h${h}`, b: `s${at % switches}` });
+    });
+    return genericTopology({ name: "random tree", ...link, selection, nodes, links });
+  });
+
 const topologyArb: fc.Arbitrary<Topology> = fc.oneof(
+  genericTreeArb,
   fc
     .tuple(fc.integer({ min: 2, max: 6 }), linkArb)
     .map(([hosts, link]) => singleSwitch({ hosts, ...link })),
