@@ -41,6 +41,11 @@ export interface SwitchConfig {
   readonly vlCount: number;
   /** VLs served with strict priority over the data VLs (control lanes). */
   readonly controlVls: readonly number[];
+  /**
+   * Weighted round-robin weights of the VLs, in packets in a row (index = VL; control VLs'
+   * entries are ignored). Default: 1 each, plain round-robin.
+   */
+  readonly vlWeights?: readonly number[];
   /** `vct`: virtual cut-through (a packet may leave once its header is in); `saf`: store-and-forward. */
   readonly switching: "vct" | "saf";
   /** Bytes that must arrive before a packet can be routed under VCT. */
@@ -84,6 +89,7 @@ export const DEFAULT_SWITCH_CONFIG: SwitchConfig = {
 const KEYS = new Set<string>([
   "vlCount",
   "controlVls",
+  "vlWeights",
   "switching",
   "headerBytes",
   "routingLatencyNs",
@@ -132,6 +138,16 @@ export function resolveSwitchConfig(
   for (const vl of config.controlVls) {
     if (!Number.isInteger(vl) || vl < 0 || vl >= config.vlCount) {
       throw new RangeError(`${where}.controlVls: ${vl} is not a VL in 0..${config.vlCount - 1}`);
+    }
+  }
+  if (config.vlWeights !== undefined) {
+    if (!Array.isArray(config.vlWeights) || config.vlWeights.length !== config.vlCount) {
+      throw new RangeError(
+        `${where}.vlWeights must list one weight per VL (${config.vlCount}), got ${JSON.stringify(config.vlWeights)}`,
+      );
+    }
+    for (const [vl, w] of config.vlWeights.entries()) {
+      requireNumber(`${where}.vlWeights[${vl}]`, w, { min: 1, integer: true });
     }
   }
   if (config.switching !== "vct" && config.switching !== "saf") {

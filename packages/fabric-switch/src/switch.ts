@@ -118,6 +118,10 @@ export class Switch implements LinkReceiver, LinkSender {
   private readonly controlQueues: Fifo<Packet>[] = [];
   private readonly controlVlList: Int32Array;
   private readonly dataVlList: Int32Array;
+  /** Weighted round-robin weight of each entry of `dataVlList`, in packets. */
+  private readonly dataVlWeights: Int32Array;
+  private readonly outVlServed: Int32Array;
+  private readonly xbarVlServed: Int32Array;
   /** 1 where this switch has paused the upstream of (port, VL) (PFC). */
   private readonly pausedUpstream: Uint8Array;
   private readonly selection: ForwardingTable["selection"];
@@ -165,6 +169,9 @@ export class Switch implements LinkReceiver, LinkSender {
     this.dataVlList = Int32Array.from(
       Array.from({ length: v }, (_, vl) => vl).filter((vl) => !control.includes(vl)),
     );
+    this.dataVlWeights = Int32Array.from(this.dataVlList, (vl) => config.vlWeights?.[vl] ?? 1);
+    this.outVlServed = new Int32Array(portCount);
+    this.xbarVlServed = new Int32Array(portCount);
     const queueing = queueingPartOf(config);
     for (let port = 0; port < portCount; port++) {
       this.controlQueues.push(new Fifo<Packet>(2));
@@ -328,15 +335,25 @@ export class Switch implements LinkReceiver, LinkSender {
       const vl = controlVls[k]!;
       if (linkStage ? this.sendBuffered(out, vl) : this.grant(out, vl)) return true;
     }
+    // Weighted round-robin: the VL under the pointer keeps it for `weight` packets in a row.
     const rr = linkStage ? this.outVlRr : this.xbarVlRr;
+    const served = linkStage ? this.outVlServed : this.xbarVlServed;
     const dataVls = this.dataVlList;
+    const weights = this.dataVlWeights;
     const n = dataVls.length;
     const first = rr[out]!;
     for (let k = 0; k < n; k++) {
       const j = first + k < n ? first + k : first + k - n;
       const vl = dataVls[j]!;
       if (linkStage ? this.sendBuffered(out, vl) : this.grant(out, vl)) {
-        rr[out] = j + 1 < n ? j + 1 : 0;
+        const count = k === 0 ? served[out]! + 1 : 1;
+        if (count >= weights[j]!) {
+          rr[out] = j + 1 < n ? j + 1 : 0;
+          served[out] = 0;
+        } else {
+          rr[out] = j;
+          served[out] = count;
+        }
         return true;
       }
     }

@@ -68,13 +68,14 @@ describe("Network on one switch", () => {
   });
 
   it.each([
-    [[], 0.5, 0.5],
-    [[1], 0, 1],
+    [[], undefined, 0.5, 0.5],
+    [[], [3, 1], 0.75, 0.25],
+    [[1], undefined, 0, 1],
   ])(
-    "serves control VLs %j with strict priority and data VLs round-robin",
-    (controlVls, share0, share1) => {
+    "serves control VLs %j with strict priority and data VLs by weights %j",
+    (controlVls, vlWeights, share0, share1) => {
       const net = new Network(singleSwitch({ hosts: 3, rateGbps: 10, latencyNs: 10 }), {
-        switch: { vlCount: 2, controlVls },
+        switch: { vlCount: 2, controlVls, ...(vlWeights === undefined ? {} : { vlWeights }) },
       });
       const meter = new FlowMeter(net, usToPs(10));
       net.addMessage(0, { dstHost: 2, bytes: 5_000_000, startPs: 0, sl: 0 });

@@ -98,6 +98,9 @@ export class Network {
             {
               ...base,
               vlCount: base.vlCount + extraVls,
+              ...(base.vlWeights === undefined
+                ? {}
+                : { vlWeights: [...base.vlWeights, ...Array(extraVls).fill(1)] }),
               controlVls: [
                 ...base.controlVls,
                 ...Array.from({ length: extraVls }, (_, i) => base.vlCount + i),
