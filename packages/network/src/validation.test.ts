@@ -7,6 +7,14 @@ describe("Network rejects bad input before the run, naming the field", () => {
     [{ flowControl: "xon" as never }, /flowControl must be "credit" or "pfc"/],
     [{ switch: { bufferBytes: 5 } as never }, /switch: unknown key "bufferBytes"/],
     [{ switch: { readPorts: 0 } }, /switch.readPorts must be a whole number ≥ 1/],
+    [
+      { switch: { vlCount: 2, vlWeights: [1] } },
+      /switch.vlWeights must list one weight per VL \(2\)/,
+    ],
+    [
+      { switch: { vlCount: 2, vlWeights: [1, 0] } },
+      /switch.vlWeights\[1\] must be a whole number ≥ 1/,
+    ],
     [{ switch: { queueing: "voq" as never } }, /switch.queueing: unknown scheme "voq"/],
     [
       { switch: { buffer: { model: "partitioned" as const, bytesPerPortVl: 1024 } } },
