@@ -69,6 +69,8 @@ class QueuePair {
   /** Payload bytes of the head message already packetised. */
   sentOfHead = 0;
   queuedBytes = 0;
+  /** Payload bytes packetised and started so far. */
+  injectedBytes = 0;
   active = false;
   gate: FlowGate | undefined;
 
@@ -100,8 +102,6 @@ export class Hca implements LinkReceiver, LinkSender {
   readonly completions: MessageCompletion[] = [];
   /** Payload bytes delivered to this host, per source flow id. */
   readonly deliveredBytesByFlow = new Map<number, number>();
-  /** Payload bytes this host has started to inject, per flow id. */
-  readonly injectedBytesByFlow = new Map<number, number>();
   packetsSent = 0;
   /** Data packets sent again after a drop a CC scheme reported. */
   packetsResent = 0;
@@ -248,10 +248,10 @@ export class Hca implements LinkReceiver, LinkSender {
     this.trySend();
   }
 
-  /** Messages not yet fully packetised, plus packets waiting to be consumed. */
-  get backlogBytes(): number {
-    let bytes = 0;
-    for (const qp of this.queuePairs.values()) bytes += qp.queuedBytes;
+  /** Payload bytes this host has started to inject (resends excluded), per flow id. */
+  injectedBytesByFlow(): Map<number, number> {
+    const bytes = new Map<number, number>();
+    for (const qp of this.queuePairs.values()) bytes.set(qp.flowId, qp.injectedBytes);
     return bytes;
   }
 
@@ -414,10 +414,7 @@ export class Hca implements LinkReceiver, LinkSender {
       qp.messages.shift();
       qp.sentOfHead = 0;
     }
-    this.injectedBytesByFlow.set(
-      qp.flowId,
-      (this.injectedBytesByFlow.get(qp.flowId) ?? 0) + payload,
-    );
+    qp.injectedBytes += payload;
     return packet;
   }
 

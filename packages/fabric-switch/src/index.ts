@@ -1,4 +1,6 @@
-export { SingleQueue, singleQueue } from "./fifo-queue.js";
+export { SingleQueue, singleQueue } from "./queues/single-queue.js";
+export { VoqPerDestination, voqPerDestination } from "./queues/voq-destination.js";
+export { VoqPerOutput, voqPerOutput } from "./queues/voq-port.js";
 export {
   MAX_SWITCH_PORTS,
   registerSwitchEvents,
@@ -17,5 +19,3 @@ export {
   resolveSwitchConfig,
   type SwitchConfig,
 } from "./switch-config.js";
-export { VoqPerDestination, voqPerDestination } from "./voq-destination.js";
-export { VoqPerOutput, voqPerOutput } from "./voq-port.js";

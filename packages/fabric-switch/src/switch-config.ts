@@ -1,7 +1,7 @@
 import type { FlowControlDiscipline, QueueingPart } from "@cclab/fabric";
-import { singleQueue } from "./fifo-queue.js";
-import { voqPerDestination } from "./voq-destination.js";
-import { voqPerOutput } from "./voq-port.js";
+import { singleQueue } from "./queues/single-queue.js";
+import { voqPerDestination } from "./queues/voq-destination.js";
+import { voqPerOutput } from "./queues/voq-port.js";
 
 /** Built-in queueing schemes by name; a plug-in is passed as a {@link QueueingPart}. */
 export const QUEUEING_SCHEMES = {

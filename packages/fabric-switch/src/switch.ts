@@ -220,11 +220,6 @@ export class Switch implements LinkReceiver, LinkSender {
     this.outFlow[port] = new PortFlowState(this.discipline, this.vlCount, 0);
   }
 
-  /** The link leaving `port`, if cabled. */
-  linkOut(port: number): Link | undefined {
-    return this.outLink[port];
-  }
-
   setPart(part: SwitchPart | undefined): void {
     this.part = part;
   }

@@ -119,11 +119,6 @@ export class Link {
     }
   }
 
-  /** Packets on the wire now. */
-  get packetsInFlight(): number {
-    return this.inFlight.length;
-  }
-
   /** The receiver freed `blocks` of `vl`: they reach the sender one latency later. */
   returnCredits(vl: number, blocks: number): void {
     this.creditsReturning[vl]! += blocks;

@@ -18,11 +18,6 @@ export type PacketKind =
   | "credit-update"
   | `x-${string}`;
 
-/** True for every kind except `data`: control packets go ahead of data at a host. */
-export function isControlKind(kind: PacketKind): boolean {
-  return kind !== "data";
-}
-
 /**
  * ECN code points of the IP header's two ECN bits. TCD (seed 004) reads `10` as UE,
  * "undetermined encountered", instead of ECT(0).

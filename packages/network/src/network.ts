@@ -163,11 +163,6 @@ export class Network {
     this.wire();
     if (this.discipline === "pfc") this.checkHeadroom(hostPfc!);
     if (cc !== undefined) this.installScheme(cc, rng);
-    for (const host of this.hosts) {
-      host.onDelivery((packet, nowPs) => {
-        for (const listener of this.listeners) listener(packet, nowPs);
-      });
-    }
   }
 
   /** Queues a message at host `srcHost`; returns its id. */
@@ -183,6 +178,15 @@ export class Network {
 
   /** Calls `listener` for every packet a host consumes. */
   onDelivery(listener: DeliveryListener): void {
+    // Hosts call no listener until one is added: a run that observes nothing pays nothing
+    // per delivered packet.
+    if (this.listeners.length === 0) {
+      const listeners = this.listeners;
+      const fanOut: DeliveryListener = (packet, nowPs) => {
+        for (let i = 0; i < listeners.length; i++) listeners[i]!(packet, nowPs);
+      };
+      for (const host of this.hosts) host.onDelivery(fanOut);
+    }
     this.listeners.push(listener);
   }
 

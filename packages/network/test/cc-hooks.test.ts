@@ -4,7 +4,7 @@
  * part that marks FECN on packets it forwards. Proves each hook is called with what the
  * contract promises; real schemes arrive in their own packages.
  */
-import { serializationPs, usToPs } from "@cclab/core-des";
+import { usToPs } from "@cclab/core-des";
 import { type CcScheme, Packet } from "@cclab/fabric";
 import { singleSwitch } from "@cclab/topologies";
 import { expect, it } from "vitest";
@@ -67,7 +67,6 @@ it("calls sender, receiver and switch parts, and carries control packets back", 
   expect(sentAt).toEqual([0, 1, 2, 3, 4].map((i) => i * gapPs));
   expect(acks).toEqual([1, 1, 1, 1, 1]);
   expect(net.hosts[1]!.completions[0]!.bytes).toBe(5 * 2048);
-  expect(serializationPs(2074, 10)).toBeLessThan(gapPs);
 });
 
 it("rejects a plugin written for another contract version", () => {

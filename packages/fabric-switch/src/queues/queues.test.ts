@@ -1,7 +1,7 @@
 import { Packet } from "@cclab/fabric";
 import { fc, test } from "@fast-check/vitest";
 import { describe, expect, it } from "vitest";
-import { SingleQueue } from "./fifo-queue.js";
+import { SingleQueue } from "./single-queue.js";
 import { VoqPerDestination } from "./voq-destination.js";
 import { VoqPerOutput } from "./voq-port.js";
 

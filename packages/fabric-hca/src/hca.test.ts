@@ -1,0 +1,143 @@
+import { Scheduler, serializationPs } from "@cclab/core-des";
+import { LinkSet, type Packet } from "@cclab/fabric";
+import { describe, expect, it } from "vitest";
+import { Hca, registerHcaEvents } from "./hca.js";
+import { type HcaConfig, resolveHcaConfig } from "./hca-config.js";
+
+const RATE_GBPS = 10;
+const LATENCY_PS = 100_000;
+
+// Two hosts cabled back to back, credit flow control: the smallest fabric a host runs in.
+function pair(config: Partial<HcaConfig> = {}, vlCount = 1) {
+  const scheduler = new Scheduler();
+  const links = new LinkSet(scheduler);
+  const hosts: Hca[] = [];
+  const kinds = registerHcaEvents(scheduler, hosts);
+  let nextId = 0;
+  for (const index of [0, 1]) {
+    hosts.push(
+      new Hca({
+        index,
+        name: `H${index}`,
+        hostCount: 2,
+        vlCount,
+        config: resolveHcaConfig(config),
+        discipline: "credit",
+        scheduler,
+        kinds,
+        nextMessageId: () => nextId++,
+      }),
+    );
+  }
+  const [a, b] = hosts as [Hca, Hca];
+  const ab = links.add(RATE_GBPS, LATENCY_PS, vlCount);
+  const ba = links.add(RATE_GBPS, LATENCY_PS, vlCount);
+  a.attach(ab, ba);
+  b.attach(ba, ab);
+  a.uplinkFlow.credits.fill(b.inputCreditBlocks());
+  b.uplinkFlow.credits.fill(a.inputCreditBlocks());
+  ab.connect(a, 0, a.uplinkFlow, b, 0, b.receiveTiming());
+  ba.connect(b, 0, b.uplinkFlow, a, 0, a.receiveTiming());
+  const received: { packet: Packet; atPs: number }[] = [];
+  b.onDelivery((packet, atPs) => received.push({ packet, atPs }));
+  return { scheduler, a, b, received };
+}
+
+describe("Hca", () => {
+  it("cuts a message into MTU packets and reassembles it at the receiver", () => {
+    const { scheduler, a, b, received } = pair({ mtuBytes: 2048, headerBytes: 26 });
+    a.addMessage({ dstHost: 1, bytes: 5000, startPs: 1000 });
+    scheduler.run();
+    expect(
+      received.map((r) => [r.packet.sizeBytes, r.packet.payloadBytes, r.packet.seqInMessage]),
+    ).toEqual([
+      [2074, 2048, 0],
+      [2074, 2048, 1],
+      [930, 904, 2],
+    ]);
+    // Back to back at line rate: each packet arrives ser + latency after it starts.
+    const starts = [
+      1000,
+      1000 + serializationPs(2074, RATE_GBPS),
+      1000 + 2 * serializationPs(2074, RATE_GBPS),
+    ];
+    expect(received.map((r) => r.packet.injectedPs)).toEqual(starts);
+    expect(b.completions).toEqual([
+      {
+        messageId: 0,
+        flowId: 1,
+        srcHost: 0,
+        dstHost: 1,
+        bytes: 5000,
+        createdPs: 1000,
+        completedPs: starts[2]! + serializationPs(930, RATE_GBPS) + LATENCY_PS,
+      },
+    ]);
+    expect(b.deliveredBytesByFlow.get(1)).toBe(5000);
+    expect(a.injectedBytesByFlow().get(1)).toBe(5000);
+    expect(b.totalLatencyPs.summary().count).toBe(3);
+    expect(b.networkLatencyPs.summary().min).toBe(serializationPs(930, RATE_GBPS) + LATENCY_PS);
+  });
+
+  it("spaces packet starts by size × 8 / injectionCapGbps", () => {
+    const { scheduler, a, received } = pair({ injectionCapGbps: 4, headerBytes: 0 });
+    a.addMessage({ dstHost: 1, bytes: 3 * 2048, startPs: 0 });
+    scheduler.run();
+    const gap = serializationPs(2048, 4);
+    expect(received.map((r) => r.packet.injectedPs)).toEqual([0, gap, 2 * gap]);
+  });
+
+  it("serves queue pairs round-robin, packet by packet", () => {
+    const { scheduler, a, received } = pair({}, 2);
+    a.addMessage({ dstHost: 1, bytes: 3 * 2048, startPs: 0, sl: 0 });
+    a.addMessage({ dstHost: 1, bytes: 3 * 2048, startPs: 0, sl: 1 });
+    scheduler.run();
+    expect(received.map((r) => r.packet.sl)).toEqual([0, 1, 0, 1, 0, 1]);
+  });
+
+  it("a slow receiver holds its credits, so the sender waits for them", () => {
+    const bufferBytes = 4 * 2112; // 4 packets of 2048 + 26 B rounded to 64-byte blocks
+    const { scheduler, a, b, received } = pair({
+      receiveRateGbps: 2,
+      receiveBufferBytes: bufferBytes,
+    });
+    a.addMessage({ dstHost: 1, bytes: 40 * 2048, startPs: 0 });
+    let maxHeld = 0;
+    scheduler.run({
+      stopWhen: () => {
+        maxHeld = Math.max(maxHeld, b.receiveBytes[0]!);
+        return false;
+      },
+    });
+    expect(received).toHaveLength(40);
+    expect(maxHeld).toBeLessThanOrEqual(bufferBytes);
+    // Consumption at 2 Gb/s sets the pace: 40 packets take at least 40 service times.
+    expect(scheduler.nowPs).toBeGreaterThanOrEqual(40 * serializationPs(2074, 2));
+    const gaps = received.slice(10).map((r, i) => r.atPs - received[9 + i]!.atPs);
+    expect(new Set(gaps)).toEqual(new Set([serializationPs(2074, 2)]));
+  });
+
+  it("rejects messages it cannot send, naming the field", () => {
+    const { a } = pair();
+    expect(() => a.addMessage({ dstHost: 2, bytes: 1, startPs: 0 })).toThrow(
+      /dstHost must be a host index in 0..1/,
+    );
+    expect(() => a.addMessage({ dstHost: 1, bytes: 1.5, startPs: 0 })).toThrow(
+      /bytes must be a whole number/,
+    );
+    expect(() => a.addMessage({ dstHost: 1, bytes: 1, startPs: 0, sl: 1 })).toThrow(
+      /sl must be in 0..0/,
+    );
+    expect(() => a.addMessage({ dstHost: 1, bytes: 1, startPs: -5 })).toThrow(
+      /startPs must be a whole number of ps ≥ now/,
+    );
+  });
+
+  it("takes messages added out of time order in time order", () => {
+    const { scheduler, a, b } = pair();
+    a.addMessage({ dstHost: 1, bytes: 100, startPs: 5_000_000 });
+    a.addMessage({ dstHost: 1, bytes: 100, startPs: 0 });
+    scheduler.run();
+    expect(b.completions.map((c) => c.createdPs)).toEqual([0, 5_000_000]);
+  });
+});
