@@ -39,7 +39,11 @@ export interface ReceiveTiming {
 export class Link {
   /** Packets on the wire, in sending order; each delivers at its `arrivalPs`. */
   private readonly inFlight = new Fifo<Packet>(16);
-  /** Flow-control updates on their way back: triples (dueTimePs, vl, value). */
+  /**
+   * Flow-control updates on their way back: triples (dueTimePs, vl, value). A fabric uses one
+   * discipline, so every update on a link has the same delay (latency for credits, pause
+   * frame + latency for PFC) and the FIFO stays in time order.
+   */
   private readonly backward = new Fifo<number>(48);
   /** Credit blocks on the wire forward, per VL (part of credit conservation). */
   readonly blocksInFlight: Int32Array;
