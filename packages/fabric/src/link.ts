@@ -53,6 +53,9 @@ export class Link {
   bytesSent = 0;
   payloadBytesSent = 0;
   packetsSent = 0;
+  /** PFC frames the receiver sent back over this link: pauses (XOFF) and resumes (XON). */
+  pauseFramesSent = 0;
+  resumeFramesSent = 0;
   private readonly pausePs: TimePs;
   private receiver: LinkReceiver | undefined;
   private receiverPort = 0;
@@ -135,6 +138,8 @@ export class Link {
    * 64 bytes are not charged to the reverse link's data bandwidth.
    */
   sendPause(vl: number, paused: boolean): void {
+    if (paused) this.pauseFramesSent++;
+    else this.resumeFramesSent++;
     this.pushBackward(this.scheduler.nowPs + this.pausePs + this.latencyPs, vl, paused ? -1 : -2);
   }
 
