@@ -1,0 +1,44 @@
+import type { RngStream, TimePs } from "@cclab/core-des";
+
+/** One message for a host adapter: `bytes` of payload from `srcHost` to `dstHost` at `startPs`. */
+export interface TrafficMessage {
+  readonly srcHost: number;
+  readonly dstHost: number;
+  readonly bytes: number;
+  /** When the message enters the sender's send queue. */
+  readonly startPs: TimePs;
+  /** Service level (InfiniBand) or priority (PFC). Default 0. */
+  readonly sl?: number;
+  /**
+   * The group the message's flow belongs to (fairness is reported per group), e.g. `hot`,
+   * `background`, `victim`. Default: the pattern's name.
+   */
+  readonly group?: string;
+}
+
+/**
+ * A stream of messages in non-decreasing `startPs` order. Pulled lazily by the runner, so a
+ * long uniform run never holds all its messages in memory. `undefined`: no more messages.
+ */
+export interface TrafficSource {
+  next(): TrafficMessage | undefined;
+}
+
+/** What a pattern may know of the fabric it feeds. */
+export interface TrafficContext {
+  readonly hostCount: number;
+  /** Rate of a host's link, Gb/s: loads are fractions of it. */
+  hostRateGbps(host: number): number;
+  /** Largest payload per packet, bytes (for patterns that size messages in MTUs). */
+  readonly mtuBytes: number;
+  /** The pattern's own random stream (already split by the runner per traffic entry). */
+  readonly rng: RngStream;
+  /**
+   * Patterns stop generating at this time (the run's end). `Infinity` when the run lasts
+   * until every message completes: only finite patterns (trace, scheduled flows with a
+   * stop, a message count) may then be used, and the others throw a clear error.
+   */
+  readonly endPs: TimePs;
+  /** Reads a file named in a scenario (trace replay), relative to the scenario file. */
+  readFile(path: string): string;
+}
