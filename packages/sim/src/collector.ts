@@ -1,0 +1,196 @@
+import { Histogram, type HistogramSummary, jainIndex, type TimePs } from "@cclab/core-des";
+import type { Packet } from "@cclab/fabric";
+import type { Network } from "@cclab/network";
+import type { IdealFct } from "./ideal-fct.js";
+import type { Percentiles } from "./summary.js";
+
+/** What is known of one flow (one source, destination and SL) during and after the run. */
+export class FlowRecord {
+  messages = 0;
+  offeredBytes = 0;
+  completedMessages = 0;
+  deliveredBytes = 0;
+  /** Payload delivered at or after the warm-up. */
+  windowBytes = 0;
+  firstInjectionPs = Number.POSITIVE_INFINITY;
+  lastDeliveryPs = -1;
+  latencyPs: Histogram | undefined;
+  mctPs: Histogram | undefined;
+  /** Position among the flows whose throughput series is kept, or −1. */
+  seriesIndex = -1;
+
+  constructor(
+    readonly id: number,
+    readonly src: number,
+    readonly dst: number,
+    readonly sl: number,
+    readonly group: string,
+  ) {}
+}
+
+/** One completed message, for `messages.csv` and the completion statistics. */
+export interface MessageRecord {
+  readonly id: number;
+  readonly flowId: number;
+  readonly src: number;
+  readonly dst: number;
+  readonly bytes: number;
+  readonly createdPs: TimePs;
+  readonly completedPs: TimePs;
+  readonly idealPs: TimePs;
+}
+
+/**
+ * Watches every packet a host consumes and keeps per-flow figures (MODEL.md, "What is
+ * measured"). One listener on the network: the cost per delivered packet is a map lookup and
+ * a few additions.
+ */
+export class Collector {
+  readonly flows = new Map<number, FlowRecord>();
+  readonly totalLatencyPs = new Histogram();
+  readonly networkLatencyPs = new Histogram();
+  readonly marks = { fecn: 0, becn: 0, ecnCe: 0 };
+  readonly controlPackets = new Map<string, number>();
+  /** Flows with a throughput series, in order of their first message. */
+  readonly seriesFlows: FlowRecord[] = [];
+  /** Per series flow: payload bytes delivered per bin. */
+  readonly seriesBytes: Float64Array[] = [];
+  windowBytes = 0;
+  lastDeliveryPs = 0;
+  /** Messages delivered completely so far (all hosts). */
+  completedMessages = 0;
+  /** Called after every message completion (the runner stops there when all are done). */
+  onCompletion: (() => void) | undefined;
+  private readonly seenCompletions: Int32Array;
+
+  constructor(
+    private readonly network: Network,
+    readonly warmupPs: TimePs,
+    private readonly binPs: TimePs,
+    private readonly maxFlowSeries: number,
+  ) {
+    this.seenCompletions = new Int32Array(network.hosts.length);
+    network.onDelivery((packet, now) => this.delivered(packet, now));
+  }
+
+  /** Notes a message offered by the traffic (before it is handed to its host). */
+  offered(src: number, dst: number, sl: number, bytes: number, group: string): void {
+    const vlCount = this.network.switchConfig.vlCount;
+    const id = (src * this.network.hosts.length + dst) * vlCount + sl;
+    let flow = this.flows.get(id);
+    if (flow === undefined) {
+      flow = new FlowRecord(id, src, dst, sl, group);
+      this.flows.set(id, flow);
+      if (this.seriesFlows.length < this.maxFlowSeries) {
+        flow.seriesIndex = this.seriesFlows.length;
+        this.seriesFlows.push(flow);
+        this.seriesBytes.push(new Float64Array(16));
+      }
+    }
+    flow.messages++;
+    flow.offeredBytes += bytes;
+  }
+
+  private delivered(packet: Packet, now: TimePs): void {
+    if (packet.fecn) this.marks.fecn++;
+    if (packet.becn) this.marks.becn++;
+    if (packet.ecn === 3) this.marks.ecnCe++;
+    if (packet.kind !== "data") {
+      this.controlPackets.set(packet.kind, (this.controlPackets.get(packet.kind) ?? 0) + 1);
+      return;
+    }
+    const flow = this.flows.get(packet.flowId)!;
+    const bytes = packet.payloadBytes;
+    flow.deliveredBytes += bytes;
+    flow.lastDeliveryPs = now;
+    this.lastDeliveryPs = now;
+    if (packet.injectedPs < flow.firstInjectionPs) flow.firstInjectionPs = packet.injectedPs;
+    if (now >= this.warmupPs) {
+      flow.windowBytes += bytes;
+      this.windowBytes += bytes;
+      const latency = now - packet.createdPs;
+      this.totalLatencyPs.add(latency);
+      this.networkLatencyPs.add(now - packet.injectedPs);
+      if (flow.latencyPs === undefined) flow.latencyPs = new Histogram();
+      flow.latencyPs.add(latency);
+    }
+    const completed = this.network.hosts[packet.dstHost]!.completions.length;
+    if (completed !== this.seenCompletions[packet.dstHost]) {
+      this.completedMessages += completed - this.seenCompletions[packet.dstHost]!;
+      this.seenCompletions[packet.dstHost] = completed;
+      this.onCompletion?.();
+    }
+    if (flow.seriesIndex >= 0) {
+      const bin = Math.floor(now / this.binPs);
+      let series = this.seriesBytes[flow.seriesIndex]!;
+      if (bin >= series.length) {
+        const grown = new Float64Array(Math.max(bin + 1, series.length * 2));
+        grown.set(series);
+        series = grown;
+        this.seriesBytes[flow.seriesIndex] = series;
+      }
+      series[bin]! += bytes;
+    }
+  }
+
+  /** Completed messages of every host, in completion order per host, with their ideal times. */
+  completions(ideal: IdealFct): MessageRecord[] {
+    const out: MessageRecord[] = [];
+    for (const host of this.network.hosts) {
+      for (const c of host.completions) {
+        out.push({
+          id: c.messageId,
+          flowId: c.flowId,
+          src: c.srcHost,
+          dst: c.dstHost,
+          bytes: c.bytes,
+          createdPs: c.createdPs,
+          completedPs: c.completedPs,
+          idealPs: ideal.messagePs(c.srcHost, c.dstHost, c.bytes),
+        });
+      }
+    }
+    out.sort((a, b) => a.completedPs - b.completedPs || a.id - b.id);
+    for (const m of out) {
+      const flow = this.flows.get(m.flowId)!;
+      flow.completedMessages++;
+      if (m.createdPs < this.warmupPs) continue;
+      if (flow.mctPs === undefined) flow.mctPs = new Histogram();
+      flow.mctPs.add(m.completedPs - m.createdPs);
+    }
+    return out;
+  }
+
+  /** Mean throughput of a flow over its active time inside [warm-up, endPs], Gb/s. */
+  meanGbps(flow: FlowRecord, endPs: TimePs): number {
+    if (flow.lastDeliveryPs < 0) return 0;
+    const from = Math.max(flow.firstInjectionPs, this.warmupPs);
+    const to = Math.min(flow.lastDeliveryPs, endPs);
+    return to > from ? (flow.windowBytes * 8000) / (to - from) : 0;
+  }
+}
+
+/** A histogram's summary in another unit (ps → µs: 1e-6), rounded for the report. */
+export function percentilesOf(h: Histogram | undefined, scale: number): Percentiles | null {
+  if (h === undefined || h.count === 0) return null;
+  const s: HistogramSummary = h.summary();
+  return {
+    count: s.count,
+    mean: round(s.mean * scale),
+    p50: round(s.p50 * scale),
+    p99: round(s.p99 * scale),
+    p999: round(s.p999 * scale),
+    max: round(s.max * scale),
+  };
+}
+
+/** Six significant digits after the point at most: stable, readable numbers in the report. */
+export function round(x: number, digits = 6): number {
+  if (!Number.isFinite(x)) return x;
+  const f = 10 ** digits;
+  return Math.round(x * f) / f;
+}
+
+export function jainOrNull(values: readonly number[]): number | null {
+  return values.length === 0 || values.every((v) => v === 0) ? null : round(jainIndex(values));
+}

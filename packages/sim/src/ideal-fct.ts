@@ -1,0 +1,111 @@
+import { nsToPs, serializationPs, type TimePs } from "@cclab/core-des";
+import type { Topology } from "@cclab/fabric";
+import { traceRoute, type Wiring, wiringOf } from "@cclab/topologies";
+
+/** What the ideal completion time depends on besides the path. */
+export interface IdealFctParams {
+  readonly mtuBytes: number;
+  readonly headerBytes: number;
+  readonly injectionCapGbps: number | null;
+  readonly receiveRateGbps: number | null;
+  readonly switching: "vct" | "saf";
+  /** Bytes a switch needs before routing under VCT. */
+  readonly cutThroughBytes: number;
+  readonly routingLatencyNs: number;
+}
+
+interface Hop {
+  readonly rateGbps: number;
+  readonly latencyPs: TimePs;
+}
+
+/**
+ * The message completion time of a message alone on an idle network (MODEL.md, "What is
+ * measured": the slowdown's denominator). It replays MODEL.md's timing rules packet by packet
+ * along the route with no other traffic and no credit or pause limits: a packet starts on a
+ * link when the port is free and (after the first link) when its header (VCT) or tail (SAF)
+ * has arrived plus the routing latency; it cannot finish before its tail has arrived; the host
+ * spaces starts by the injection cap and consumes at its receive rate. With equal link rates
+ * this is the closed form `ser(all packets) + Σ (latency + routing) + per-hop header delay`.
+ * Multi-path routes use the first candidate at every switch (equal-cost paths have equal ideal
+ * times in the fabrics shipped).
+ */
+export class IdealFct {
+  private readonly wiring: Wiring;
+  private readonly paths = new Map<number, Hop[]>();
+  private readonly cache = new Map<string, TimePs>();
+  private readonly routingPs: TimePs;
+
+  constructor(
+    private readonly topology: Topology,
+    private readonly params: IdealFctParams,
+  ) {
+    this.wiring = wiringOf(topology.fabric);
+    this.routingPs = nsToPs(params.routingLatencyNs);
+  }
+
+  /** Ideal completion time of `bytes` of payload from `src` to `dst`, ps. */
+  messagePs(src: number, dst: number, bytes: number): TimePs {
+    const key = `${src}>${dst}:${bytes}`;
+    const cached = this.cache.get(key);
+    if (cached !== undefined) return cached;
+    const value = this.compute(this.path(src, dst), bytes);
+    this.cache.set(key, value);
+    return value;
+  }
+
+  private path(src: number, dst: number): Hop[] {
+    const key = src * this.topology.fabric.hosts.length + dst;
+    let hops = this.paths.get(key);
+    if (hops !== undefined) return hops;
+    const { fabric } = this.topology;
+    const cableOf = (cable: number): Hop => {
+      const c = fabric.cables[cable]!;
+      return { rateGbps: c.rateGbps, latencyPs: nsToPs(c.latencyNs) };
+    };
+    hops = [cableOf(this.wiring.hostPeers[src]!.cable)];
+    for (const hop of traceRoute(this.wiring, this.topology.routing, src, dst)) {
+      hops.push(cableOf(this.wiring.switchPorts[hop.switchIndex]![hop.outPort]!.cable));
+    }
+    this.paths.set(key, hops);
+    return hops;
+  }
+
+  private compute(hops: readonly Hop[], bytes: number): TimePs {
+    const { mtuBytes, headerBytes, injectionCapGbps, receiveRateGbps } = this.params;
+    const cutThrough =
+      this.params.switching === "vct" ? this.params.cutThroughBytes : Number.POSITIVE_INFINITY;
+    const k = hops.length;
+    // Per link: when its port is next free (end of the previous packet's transmission).
+    const portFree = new Array<number>(k).fill(0);
+    let nextInjectPs = 0;
+    let consumedPs = 0;
+    for (let sent = 0; sent < bytes; ) {
+      const payload = Math.min(mtuBytes, bytes - sent);
+      sent += payload;
+      const size = payload + headerBytes;
+      let start = Math.max(nextInjectPs, portFree[0]!);
+      if (injectionCapGbps !== null) nextInjectPs = start + serializationPs(size, injectionCapGbps);
+      let tailArrival = 0;
+      for (let j = 0; j < k; j++) {
+        const { rateGbps, latencyPs } = hops[j]!;
+        if (j > 0) {
+          const prev = hops[j - 1]!;
+          const eligible =
+            size > cutThrough
+              ? start + prev.latencyPs + serializationPs(cutThrough, prev.rateGbps) + this.routingPs
+              : tailArrival + this.routingPs;
+          start = Math.max(eligible, portFree[j]!);
+        }
+        const end = Math.max(start + serializationPs(size, rateGbps), tailArrival);
+        portFree[j] = end;
+        tailArrival = end + latencyPs;
+      }
+      consumedPs =
+        receiveRateGbps === null
+          ? tailArrival
+          : Math.max(tailArrival, consumedPs) + serializationPs(size, receiveRateGbps);
+    }
+    return consumedPs;
+  }
+}

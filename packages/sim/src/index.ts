@@ -1,0 +1,32 @@
+export { TRAFFIC_PATTERNS } from "@cclab/traffic";
+export { type ParamDoc, paramDocs } from "./param-docs.js";
+export { type CcPlugin, ccPlugins, loadPluginModules, registerCcPlugin } from "./plugins.js";
+export { markRunFailed, prepareResultDir, writeResults } from "./results.js";
+export { formatIssues, ScenarioError, type ScenarioIssue } from "./scenario/issues.js";
+export {
+  applyOverrides,
+  type LoadedScenarioFile,
+  parseScenarioText,
+  readScenarioFile,
+} from "./scenario/load.js";
+export {
+  type CcAssignment,
+  type Resolved,
+  type ResolvedScenario,
+  resolveScenario,
+  type TrafficEntry,
+} from "./scenario/resolve.js";
+export { scenarioSchema } from "./scenario/schema.js";
+export {
+  type Progress,
+  prepare,
+  RunFailure,
+  type RunInfo,
+  RunInterrupted,
+  type SimulateOptions,
+  type SimulationResult,
+  simulate,
+} from "./simulate.js";
+export { type Summary, summaryJsonSchema, summarySchema } from "./summary.js";
+export { flowTable, table, textSummary } from "./text-summary.js";
+export { TOPOLOGY_KINDS, type TopologyKind } from "./topologies.js";

@@ -1,0 +1,32 @@
+import { DEFAULT_HCA_CONFIG } from "@cclab/fabric-hca";
+import type { z } from "zod";
+import { bytes, gbps, strictObject } from "./fields.js";
+
+const d = DEFAULT_HCA_CONFIG;
+
+/** The `host` section: every host adapter uses it (MODEL.md, "Hosts"). */
+export const hostSchema = strictObject({
+  mtuBytes: bytes("largest payload per data packet", 1).default(d.mtuBytes),
+  headerBytes: bytes("header bytes added to every data packet").default(d.headerBytes),
+  controlPacketBytes: bytes("size of a control packet (ACK, CNP, …) on the wire", 1).default(
+    d.controlPacketBytes,
+  ),
+  injectionCapGbps: gbps("spaces packet starts at size × 8 / cap (PCIe limit); null: line rate")
+    .nullable()
+    .default(d.injectionCapGbps),
+  receiveRateGbps: gbps("rate at which the host consumes packets; null: at once")
+    .nullable()
+    .default(d.receiveRateGbps),
+  receiveBufferBytes: bytes("receive buffer per VL: the credits the host grants", 64).default(
+    d.receiveBufferBytes,
+  ),
+  pfc: strictObject(
+    {
+      xoffBytes: bytes("pause the switch when the receive buffer holds more than this"),
+      xonBytes: bytes("resume when it holds this or less"),
+    },
+    "PFC thresholds of the receive buffer (flowControl pfc); default: the switches' pfc",
+  ).optional(),
+});
+
+export type HostSection = z.output<typeof hostSchema>;

@@ -1,0 +1,46 @@
+import { z } from "zod";
+import { count, oneOf, strictObject, time } from "./fields.js";
+
+/** The `run` section: how long to simulate. */
+export const runSchema = strictObject({
+  durationUs: time(
+    "simulated time to run; with untilComplete, a cap (the run stops there and reports the unfinished messages)",
+    "µs",
+    0,
+    true,
+  ).optional(),
+  untilComplete: z
+    .boolean({ error: "must be true or false" })
+    .default(false)
+    .describe("run until every message is delivered (finite traffic only)"),
+  warmupUs: time(
+    "results ignore what happens before this: throughput windows start here, messages that arrive earlier are not in the completion statistics",
+    "µs",
+  ).default(0),
+});
+
+export type RunSection = z.output<typeof runSchema>;
+
+export const SERIES = ["flow-throughput", "port-occupancy", "flow-control"] as const;
+export type SeriesName = (typeof SERIES)[number];
+
+/** The `metrics` section: what is recorded besides the summary. */
+export const metricsSchema = strictObject({
+  binUs: time("width of the bins of every time series", "µs", 0, true).default(10),
+  series: z
+    .array(oneOf(SERIES, "a series"))
+    .default([...SERIES])
+    .describe(
+      "series written as CSV: per-flow throughput, per-port/VL input occupancy, per-port blocked (paused or credit-starved) time",
+    ),
+  maxFlowSeries: count(
+    "flow-throughput is written for at most this many flows (the first by flow id); the summary has every flow",
+    0,
+  ).default(256),
+  messageTable: z
+    .boolean({ error: "must be true or false" })
+    .default(true)
+    .describe("write messages.csv (one row per completed message; large for long runs)"),
+});
+
+export type MetricsSection = z.output<typeof metricsSchema>;

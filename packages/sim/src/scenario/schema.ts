@@ -1,0 +1,60 @@
+import { z } from "zod";
+import { count, oneOf, strictObject } from "./fields.js";
+import { hostSchema } from "./host.js";
+import { metricsSchema, runSchema } from "./run.js";
+import { switchSchema } from "./switch.js";
+
+/** A part whose parameters are validated in a second step, once its kind is known. */
+const namedPart = (key: string, meaning: string) =>
+  z
+    .looseObject({ [key]: z.string({ error: `must name a ${meaning}` }) })
+    .describe(`a ${meaning}: \`${key}\` plus its parameters`);
+
+const ccPart = strictObject({
+  plugin: z.string({ error: "must name a registered CC plugin" }),
+  params: z.record(z.string(), z.unknown()).default({}),
+});
+
+const hostSet = z
+  .union([z.literal("all"), z.array(count("a host index", 0))], {
+    error: 'must be "all" or a list of host indices',
+  })
+  .describe('"all" or a list of host indices');
+
+/** The `cc` section: which plugin runs where. */
+export const ccSchema = strictObject({
+  switch: ccPart
+    .optional()
+    .describe("the plugin whose switch part (congestion point, queueing) every switch runs"),
+  hosts: z
+    .array(ccPart.extend({ hosts: hostSet.default("all") }).strict())
+    .default([])
+    .describe("host groups and the plugin whose sender and receiver parts they run"),
+});
+
+/**
+ * The scenario file's top level (step one of validation). `topology`, each `traffic` entry and
+ * the plugins' `params` are checked against their own schemas in step two, once their kind is
+ * known, so errors can list what that kind allows.
+ */
+export const scenarioSchema = strictObject({
+  name: z.string({ error: "must be a non-empty string" }).min(1, "must be a non-empty string"),
+  description: z.string().default(""),
+  seed: count("seed of every random stream", 0, 2 ** 32 - 1).default(1),
+  plugins: z
+    .array(z.string())
+    .default([])
+    .describe("modules to import for CC plugins (npm package names or paths)"),
+  topology: namedPart("kind", "topology"),
+  flowControl: oneOf(["credit", "pfc"], "link-level flow control").default("credit"),
+  switch: switchSchema.prefault({}),
+  host: hostSchema.prefault({}),
+  cc: ccSchema.optional(),
+  traffic: z
+    .array(namedPart("pattern", "traffic pattern"), { error: "must be a list of traffic entries" })
+    .min(1, "must list at least one traffic entry"),
+  run: runSchema,
+  metrics: metricsSchema.prefault({}),
+});
+
+export type ScenarioTop = z.output<typeof scenarioSchema>;

@@ -1,0 +1,87 @@
+import type { TimePs } from "@cclab/core-des";
+import type { Network } from "@cclab/network";
+import type { BlockedSampler } from "./blocked-sampler.js";
+import type { Collector, MessageRecord } from "./collector.js";
+import type { ResolvedScenario } from "./scenario/resolve.js";
+
+export interface SeriesInputs {
+  readonly scenario: ResolvedScenario;
+  readonly network: Network;
+  readonly collector: Collector;
+  readonly messages: readonly MessageRecord[];
+  readonly sampler: BlockedSampler | undefined;
+  readonly endPs: TimePs;
+  readonly binPs: TimePs;
+}
+
+const num = (x: number, digits = 6) => String(+x.toFixed(digits));
+
+/**
+ * The CSV files of a run, by name (DESIGN.md, "Results"). Long ("tidy") format: one row per
+ * bin and series, so plotting tools can facet and colour by any column.
+ * - `flow-throughput.csv`: payload Gb/s per flow and bin (the first `metrics.maxFlowSeries`).
+ * - `port-occupancy.csv`: mean input-buffer bytes per switch port, VL and bin (ports that held
+ *   anything).
+ * - `flow-control.csv`: fraction of each bin a port was paused or out of credits.
+ * - `ports.csv`: every switch port and VL's totals.
+ * - `messages.csv`: every completed message with its completion time and slowdown.
+ */
+export function seriesFiles(inputs: SeriesInputs): Map<string, string> {
+  const { scenario, network, collector, messages, sampler, endPs, binPs } = inputs;
+  const files = new Map<string, string>();
+  const bins = Math.ceil(endPs / binPs);
+  const binUs = (i: number) => num((i * binPs) / 1e6);
+  const series = scenario.metrics.series;
+  const hostName = (h: number) => network.topology.fabric.hosts[h]!.name;
+
+  if (series.includes("flow-throughput")) {
+    const lines = ["bin_start_us,flow,src,dst,group,gbps"];
+    for (let i = 0; i < bins; i++) {
+      collector.seriesFlows.forEach((flow, k) => {
+        const bytes = collector.seriesBytes[k]![i] ?? 0;
+        const width = Math.min(binPs, endPs - i * binPs);
+        lines.push(
+          `${binUs(i)},${flow.id},${hostName(flow.src)},${hostName(flow.dst)},${flow.group},${num((bytes * 8000) / width)}`,
+        );
+      });
+    }
+    files.set("flow-throughput.csv", `${lines.join("\n")}\n`);
+  }
+
+  const portLines = [
+    "switch,port,vl,bytes_forwarded,packets_forwarded,mean_input_bytes,max_input_bytes,blocked_us,off_transitions",
+  ];
+  const occupancyLines = ["bin_start_us,switch,port,vl,mean_input_bytes"];
+  for (const sw of network.switches) {
+    for (const stats of sw.portStats(endPs)) {
+      stats.meanInputBytes.forEach((mean, vl) => {
+        portLines.push(
+          `${sw.name},${stats.port},${vl},${stats.bytesForwarded},${stats.packetsForwarded},${num(mean, 1)},${stats.maxInputBytes[vl]},${num(stats.blockedPs[vl]! / 1e6)},${stats.offTransitions[vl]}`,
+        );
+        const binned = stats.inputBytesSeries?.[vl];
+        if (binned === undefined || stats.maxInputBytes[vl] === 0) return;
+        for (let i = 0; i < binned.length; i++) {
+          occupancyLines.push(`${binUs(i)},${sw.name},${stats.port},${vl},${num(binned[i]!, 1)}`);
+        }
+      });
+    }
+  }
+  files.set("ports.csv", `${portLines.join("\n")}\n`);
+  if (series.includes("port-occupancy")) {
+    files.set("port-occupancy.csv", `${occupancyLines.join("\n")}\n`);
+  }
+  if (sampler !== undefined) files.set("flow-control.csv", sampler.csv());
+
+  if (!scenario.metrics.messageTable) return files;
+  const messageLines = [
+    "message,flow,src,dst,bytes,start_us,completed_us,fct_us,ideal_us,slowdown",
+  ];
+  for (const m of messages) {
+    const fct = m.completedPs - m.createdPs;
+    messageLines.push(
+      `${m.id},${m.flowId},${hostName(m.src)},${hostName(m.dst)},${m.bytes},${num(m.createdPs / 1e6)},${num(m.completedPs / 1e6)},${num(fct / 1e6)},${num(m.idealPs / 1e6)},${num(fct / m.idealPs)}`,
+    );
+  }
+  files.set("messages.csv", `${messageLines.join("\n")}\n`);
+  return files;
+}

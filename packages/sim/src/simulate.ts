@@ -1,0 +1,244 @@
+import { readFileSync } from "node:fs";
+import { resolve as resolvePath } from "node:path";
+import { MAX_TIME_PS, psToUs, type TimePs, usToPs } from "@cclab/core-des";
+import { bufferOverflowViolation, creditConservationViolation, type Network } from "@cclab/network";
+import { BlockedSampler } from "./blocked-sampler.js";
+import { buildNetwork } from "./build-network.js";
+import { Collector } from "./collector.js";
+import { IdealFct } from "./ideal-fct.js";
+import { issueFromError } from "./scenario/device-errors.js";
+import { ScenarioError } from "./scenario/issues.js";
+import { type Resolved, type ResolvedScenario, resolveScenario } from "./scenario/resolve.js";
+import { seriesFiles } from "./series.js";
+import type { Summary } from "./summary.js";
+import { buildSummary } from "./summary-build.js";
+import { TrafficFeed } from "./traffic-feed.js";
+
+/** Reported while a run goes on (the CLI turns it into its progress line). */
+export interface Progress {
+  readonly simulatedPs: TimePs;
+  /** The run's end in simulated time, or null when it runs until every message completes. */
+  readonly endPs: TimePs | null;
+  /** Share done, 0..1: simulated time over duration, or messages completed over offered. */
+  readonly fraction: number | null;
+  readonly events: number;
+  readonly wallMs: number;
+  readonly eventsPerSecond: number;
+  readonly etaSeconds: number | null;
+}
+
+export interface SimulateOptions {
+  /** Directory that relative file names in the scenario (trace files) are read from. */
+  readonly baseDir?: string;
+  /** Called about every `progressIntervalMs` of wall time, and once at the end. */
+  readonly onProgress?: (progress: Progress) => void;
+  readonly progressIntervalMs?: number;
+  /** Called once the scenario is valid and the network built, just before the run starts. */
+  readonly onStart?: (scenario: ResolvedScenario) => void;
+  /** Aborting stops the run between two slices; `simulate` then rejects with RunInterrupted. */
+  readonly signal?: AbortSignal;
+}
+
+/** Wall-clock facts of a run: kept out of `summary.json` so that file is reproducible. */
+export interface RunInfo {
+  readonly startedAt: string;
+  readonly finishedAt: string;
+  readonly buildMs: number;
+  readonly wallMs: number;
+  readonly events: number;
+  readonly eventsPerSecond: number;
+  readonly peakRssBytes: number;
+  readonly node: string;
+  readonly platform: string;
+}
+
+export interface SimulationResult {
+  readonly scenario: ResolvedScenario;
+  readonly summary: Summary;
+  readonly run: RunInfo;
+  /** CSV series and tables, by file name. */
+  readonly files: ReadonlyMap<string, string>;
+}
+
+/** The run could not finish correctly: an invariant broke or the fabric deadlocked. */
+export class RunFailure extends Error {
+  override name = "RunFailure";
+}
+
+/** The run was stopped from outside (an aborted signal, Ctrl-C in the CLI). */
+export class RunInterrupted extends Error {
+  override name = "RunInterrupted";
+}
+
+/** Wall time each slice of the run aims at between progress reports and abort checks. */
+const SLICE_TARGET_MS = 100;
+
+/**
+ * Runs a scenario: validates it (rejecting with {@link ScenarioError} before anything runs),
+ * builds the network, feeds the traffic, runs, checks the invariants and collects the results.
+ * The one entry point the CLI, the tests and the sweep workers use. `input` is a parsed
+ * scenario file, or the result of {@link resolveScenario}.
+ */
+export async function simulate(
+  input: unknown,
+  options: SimulateOptions = {},
+): Promise<SimulationResult> {
+  const started = new Date();
+  const t0 = performance.now();
+  const resolved = isResolved(input) ? input : await resolveScenario(input);
+  const network = prepare(resolved);
+  const { scenario } = resolved;
+  const baseDir = options.baseDir ?? process.cwd();
+  const warmupPs = usToPs(scenario.run.warmupUs);
+  const binPs = usToPs(scenario.metrics.binUs);
+  const durationPs = scenario.run.durationUs === undefined ? null : usToPs(scenario.run.durationUs);
+  const collector = new Collector(
+    network,
+    warmupPs,
+    binPs,
+    scenario.metrics.series.includes("flow-throughput") ? scenario.metrics.maxFlowSeries : 0,
+  );
+  const feed = new TrafficFeed(
+    scenario,
+    network,
+    collector,
+    durationPs ?? Number.POSITIVE_INFINITY,
+    (path) => readFileSync(resolvePath(baseDir, path), "utf8"),
+  );
+  const sampler = scenario.metrics.series.includes("flow-control")
+    ? new BlockedSampler(network, binPs)
+    : undefined;
+  const background = sampler === undefined ? 0 : 1;
+  const untilComplete = scenario.run.untilComplete;
+  if (untilComplete) {
+    // Stop exactly when the last message completes, so the end time (and every time-weighted
+    // figure) does not depend on how the run was sliced.
+    collector.onCompletion = () => {
+      if (feed.exhausted && collector.completedMessages === feed.offered) network.scheduler.stop();
+    };
+  }
+  const buildMs = performance.now() - t0;
+  options.onStart?.(scenario);
+
+  const scheduler = network.scheduler;
+  const capPs = durationPs ?? MAX_TIME_PS;
+  const runStart = performance.now();
+  let lastReport = runStart;
+  let slicePs = usToPs(1);
+  let status: Summary["status"] = "time-reached";
+  const report = () => {
+    const wallMs = performance.now() - runStart;
+    const fraction = untilComplete
+      ? feed.exhausted && feed.offered > 0
+        ? collector.completedMessages / feed.offered
+        : null
+      : scheduler.nowPs / capPs;
+    const eventsPerSecond = wallMs > 0 ? (scheduler.processed * 1000) / wallMs : 0;
+    options.onProgress?.({
+      simulatedPs: scheduler.nowPs,
+      endPs: durationPs,
+      fraction,
+      events: scheduler.processed,
+      wallMs,
+      eventsPerSecond,
+      etaSeconds:
+        fraction !== null && fraction > 0 ? ((1 - fraction) / fraction) * (wallMs / 1000) : null,
+    });
+  };
+  for (;;) {
+    const sliceStart = performance.now();
+    const target = Math.min(scheduler.nowPs + slicePs, capPs);
+    const outcome = scheduler.run({ untilPs: target });
+    if (outcome === "stopped") {
+      status = "complete";
+      break;
+    }
+    if (untilComplete && scheduler.pending <= background && feed.exhausted) {
+      const left = feed.offered - collector.completedMessages;
+      if (left > 0) {
+        throw new RunFailure(
+          `deadlock: ${left} of ${feed.offered} messages were never delivered and nothing is left to happen at ${psToUs(scheduler.nowPs)} µs (lossless delivery broken)`,
+        );
+      }
+      status = "complete";
+      break;
+    }
+    if (target === capPs) {
+      status = untilComplete ? "incomplete" : "time-reached";
+      break;
+    }
+    const elapsed = performance.now() - sliceStart;
+    // Aim each slice at SLICE_TARGET_MS of wall time; never grow more than 4× at once.
+    slicePs = Math.max(
+      1000,
+      Math.round(slicePs * Math.min(4, SLICE_TARGET_MS / Math.max(elapsed, 1))),
+    );
+    if (
+      options.onProgress !== undefined &&
+      performance.now() - lastReport >= (options.progressIntervalMs ?? 500)
+    ) {
+      lastReport = performance.now();
+      report();
+    }
+    await new Promise((resolveTick) => setImmediate(resolveTick));
+    if (options.signal?.aborted) {
+      throw new RunInterrupted(`interrupted at ${psToUs(scheduler.nowPs)} µs of simulated time`);
+    }
+  }
+  const endPs = scheduler.nowPs;
+  sampler?.record(endPs);
+  report();
+  const violation = creditConservationViolation(network) ?? bufferOverflowViolation(network);
+  if (violation !== undefined) throw new RunFailure(`invariant broken: ${violation}`);
+  const wallMs = performance.now() - runStart;
+  const ideal = new IdealFct(resolved.topology, {
+    mtuBytes: network.hostConfig.mtuBytes,
+    headerBytes: network.hostConfig.headerBytes,
+    injectionCapGbps: network.hostConfig.injectionCapGbps,
+    receiveRateGbps: network.hostConfig.receiveRateGbps,
+    switching: network.switchConfig.switching,
+    cutThroughBytes: network.switchConfig.headerBytes,
+    routingLatencyNs: network.switchConfig.routingLatencyNs,
+  });
+  const messages = collector.completions(ideal);
+  const summary = buildSummary({ scenario, network, collector, feed, messages, status, endPs });
+  const files = seriesFiles({ scenario, network, collector, messages, sampler, endPs, binPs });
+  return {
+    scenario,
+    summary,
+    files,
+    run: {
+      startedAt: started.toISOString(),
+      finishedAt: new Date().toISOString(),
+      buildMs: Math.round(buildMs),
+      wallMs: Math.round(wallMs),
+      events: scheduler.processed,
+      eventsPerSecond: Math.round(wallMs > 0 ? (scheduler.processed * 1000) / wallMs : 0),
+      peakRssBytes: process.resourceUsage().maxRSS * 1024,
+      node: process.version,
+      platform: `${process.platform}-${process.arch}`,
+    },
+  };
+}
+
+/** Builds the network of a resolved scenario, turning device validation errors into issues. */
+export function prepare(resolved: Resolved): Network {
+  try {
+    return buildNetwork(resolved);
+  } catch (error) {
+    if (error instanceof RangeError || error instanceof TypeError) {
+      throw new ScenarioError([issueFromError(error)]);
+    }
+    throw error;
+  }
+}
+
+function isResolved(input: unknown): input is Resolved {
+  return (
+    typeof input === "object" &&
+    input !== null &&
+    "scenario" in input &&
+    "topology" in input &&
+    typeof (input as Resolved).topology?.fabric === "object"
+  );
+}

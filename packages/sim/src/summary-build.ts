@@ -1,0 +1,154 @@
+import { Histogram, psToUs, type TimePs } from "@cclab/core-des";
+import type { Network } from "@cclab/network";
+import {
+  type Collector,
+  jainOrNull,
+  type MessageRecord,
+  percentilesOf,
+  round,
+} from "./collector.js";
+import type { ResolvedScenario } from "./scenario/resolve.js";
+import type { Summary } from "./summary.js";
+import type { TrafficFeed } from "./traffic-feed.js";
+
+const PS_TO_US = 1e-6;
+const PS_TO_NS = 1e-3;
+
+export interface SummaryInputs {
+  readonly scenario: ResolvedScenario;
+  readonly network: Network;
+  readonly collector: Collector;
+  readonly feed: TrafficFeed;
+  readonly messages: readonly MessageRecord[];
+  readonly status: Summary["status"];
+  readonly endPs: TimePs;
+}
+
+/** `summary.json` from a finished run (see {@link summarySchema} for every field's meaning). */
+export function buildSummary(inputs: SummaryInputs): Summary {
+  const { scenario, network, collector, feed, messages, status, endPs } = inputs;
+  const warmupPs = Math.min(collector.warmupPs, endPs);
+  const hostName = (h: number) => network.topology.fabric.hosts[h]!.name;
+  const flows = [...collector.flows.values()].sort((a, b) => a.id - b.id);
+  const flowRows = flows.map((f) => ({
+    id: f.id,
+    src: f.src,
+    dst: f.dst,
+    srcName: hostName(f.src),
+    dstName: hostName(f.dst),
+    sl: f.sl,
+    group: f.group,
+    messages: f.messages,
+    completedMessages: f.completedMessages,
+    offeredBytes: f.offeredBytes,
+    deliveredBytes: f.deliveredBytes,
+    meanGbps: round(collector.meanGbps(f, endPs)),
+    firstInjectionUs: f.lastDeliveryPs < 0 ? null : round(f.firstInjectionPs * PS_TO_US),
+    lastDeliveryUs: f.lastDeliveryPs < 0 ? null : round(f.lastDeliveryPs * PS_TO_US),
+    mctUs: percentilesOf(f.mctPs, PS_TO_US),
+    latencyNs: percentilesOf(f.latencyPs, PS_TO_NS),
+  }));
+  const groupNames = [...new Set(flowRows.map((f) => f.group))].sort();
+  const groups = groupNames.map((name) => {
+    const members = flowRows.filter((f) => f.group === name);
+    const rates = members.map((f) => f.meanGbps);
+    return {
+      name,
+      flows: members.length,
+      deliveredBytes: members.reduce((s, f) => s + f.deliveredBytes, 0),
+      meanGbps: round(rates.reduce((s, r) => s + r, 0) / rates.length),
+      minGbps: Math.min(...rates),
+      maxGbps: Math.max(...rates),
+      jainIndex: jainOrNull(rates),
+    };
+  });
+
+  const mct = new Histogram();
+  const slowdown = new Histogram();
+  let lastCompletionPs = -1;
+  for (const m of messages) {
+    if (m.completedPs > lastCompletionPs) lastCompletionPs = m.completedPs;
+    if (m.createdPs < warmupPs) continue;
+    const fct = m.completedPs - m.createdPs;
+    mct.add(fct);
+    slowdown.add(fct / m.idealPs);
+  }
+  const fctPercentiles = percentilesOf(mct, PS_TO_US);
+  const slowdownPercentiles = percentilesOf(slowdown, 1);
+
+  let pauseFrames = 0;
+  let resumeFrames = 0;
+  for (const link of network.links.links) {
+    pauseFrames += link.pauseFramesSent;
+    resumeFrames += link.resumeFramesSent;
+  }
+  let dataDrops = 0;
+  for (const sw of network.switches) dataDrops += sw.droppedPackets;
+  const windowPs = endPs - warmupPs;
+
+  return {
+    schemaVersion: 1,
+    scenario: scenario.name,
+    seed: scenario.seed,
+    status,
+    simulatedUs: round(psToUs(endPs)),
+    windowUs: { from: round(psToUs(warmupPs)), to: round(psToUs(endPs)) },
+    eventsProcessed: network.scheduler.processed,
+    totals: {
+      messages: feed.offered,
+      completedMessages: messages.length,
+      offeredBytes: feed.offeredBytes,
+      deliveredBytes: flowRows.reduce((s, f) => s + f.deliveredBytes, 0),
+      windowGbps: windowPs > 0 ? round((collector.windowBytes * 8000) / windowPs) : 0,
+      dataDrops,
+      pauseFrames,
+      resumeFrames,
+      marks: { ...collector.marks },
+      controlPackets: Object.fromEntries([...collector.controlPackets].sort()),
+    },
+    fct:
+      fctPercentiles === null || slowdownPercentiles === null
+        ? null
+        : {
+            completionUs: fctPercentiles,
+            slowdown: slowdownPercentiles,
+            lastCompletionUs: round(lastCompletionPs * PS_TO_US),
+          },
+    latencyNs: {
+      total: percentilesOf(collector.totalLatencyPs, PS_TO_NS),
+      network: percentilesOf(collector.networkLatencyPs, PS_TO_NS),
+    },
+    groups,
+    flows: flowRows,
+    congestedPorts: congestedPorts(network, endPs),
+  };
+}
+
+function congestedPorts(network: Network, endPs: TimePs): Summary["congestedPorts"] {
+  const rows: Summary["congestedPorts"][number][] = [];
+  for (const sw of network.switches) {
+    for (const stats of sw.portStats(endPs)) {
+      stats.meanInputBytes.forEach((mean, vl) => {
+        if (mean <= 0 && stats.blockedPs[vl]! <= 0) return;
+        rows.push({
+          switch: sw.name,
+          port: stats.port,
+          vl,
+          meanInputBytes: round(mean, 1),
+          maxInputBytes: stats.maxInputBytes[vl]!,
+          blockedUs: round(stats.blockedPs[vl]! * PS_TO_US),
+          offTransitions: stats.offTransitions[vl]!,
+        });
+      });
+    }
+  }
+  rows.sort(
+    (a, b) =>
+      b.meanInputBytes - a.meanInputBytes ||
+      // Code-unit order, not the locale's: the file must be the same on every machine.
+      (a.switch < b.switch ? -1 : a.switch > b.switch ? 1 : 0) ||
+      a.port - b.port ||
+      a.vl - b.vl,
+  );
+  return rows.slice(0, 16);
+}

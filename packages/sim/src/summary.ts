@@ -1,0 +1,149 @@
+import { z } from "zod";
+
+const percentiles = (unit: string) =>
+  z
+    .object({
+      count: z.number().int().describe("samples"),
+      mean: z.number().describe(`mean, ${unit}`),
+      p50: z.number().describe(`median (nearest rank), ${unit}`),
+      p99: z.number().describe(`99th percentile, ${unit}`),
+      p999: z.number().describe(`99.9th percentile, ${unit}`),
+      max: z.number().describe(`maximum, ${unit}`),
+    })
+    .strict();
+
+const flowSchema = z
+  .object({
+    id: z.number().int().describe("flow id = (src × hostCount + dst) × vlCount + sl"),
+    src: z.number().int().describe("source host index"),
+    dst: z.number().int().describe("destination host index"),
+    srcName: z.string(),
+    dstName: z.string(),
+    sl: z.number().int().describe("service level / priority"),
+    group: z.string().describe("traffic group (fairness is computed per group)"),
+    messages: z.number().int().describe("messages offered"),
+    completedMessages: z.number().int().describe("messages delivered completely"),
+    offeredBytes: z.number().describe("payload bytes offered, B"),
+    deliveredBytes: z.number().describe("payload bytes delivered, B (whole run)"),
+    meanGbps: z
+      .number()
+      .describe(
+        "payload throughput over the flow's active time within the window (first injection or warm-up end, to last delivery or run end), Gb/s",
+      ),
+    firstInjectionUs: z.number().nullable().describe("first packet injection, µs"),
+    lastDeliveryUs: z.number().nullable().describe("last packet delivery, µs"),
+    mctUs: percentiles("µs")
+      .nullable()
+      .describe("message completion times of the flow's completed messages after warm-up"),
+    latencyNs: percentiles("ns")
+      .nullable()
+      .describe("total packet latency (delivery − message arrival) after warm-up"),
+  })
+  .strict();
+
+const groupSchema = z
+  .object({
+    name: z.string(),
+    flows: z.number().int(),
+    deliveredBytes: z.number(),
+    meanGbps: z.number().describe("mean of the flows' meanGbps"),
+    minGbps: z.number(),
+    maxGbps: z.number(),
+    jainIndex: z.number().nullable().describe("Jain's fairness index over the flows' meanGbps"),
+  })
+  .strict();
+
+const portSchema = z
+  .object({
+    switch: z.string(),
+    port: z.number().int(),
+    vl: z.number().int(),
+    meanInputBytes: z.number(),
+    maxInputBytes: z.number(),
+    blockedUs: z
+      .number()
+      .describe("time the same port's output had a packet ready but was held by flow control, µs"),
+    offTransitions: z.number().int(),
+  })
+  .strict();
+
+/**
+ * `summary.json`: the figures of one run. Deterministic: the same scenario and seed give the
+ * same bytes on any machine (wall-clock figures are in `run.json`). The JSON Schema generated
+ * from this is shipped as `schema/summary.schema.json`.
+ */
+export const summarySchema = z
+  .object({
+    schemaVersion: z.literal(1),
+    scenario: z.string().describe("scenario name"),
+    seed: z.number().int(),
+    status: z
+      .enum(["complete", "time-reached", "incomplete"])
+      .describe(
+        "complete: every message delivered (untilComplete); time-reached: ran for run.durationUs; incomplete: untilComplete stopped at the durationUs cap with messages left",
+      ),
+    simulatedUs: z.number().describe("simulated time at the end of the run, µs"),
+    windowUs: z
+      .object({ from: z.number(), to: z.number() })
+      .strict()
+      .describe("the measurement window: warm-up end to run end, µs"),
+    eventsProcessed: z.number().int(),
+    totals: z
+      .object({
+        messages: z.number().int().describe("messages offered"),
+        completedMessages: z.number().int(),
+        offeredBytes: z.number(),
+        deliveredBytes: z.number().describe("payload bytes delivered, whole run"),
+        windowGbps: z.number().describe("payload delivered in the window × 8 / window, Gb/s"),
+        dataDrops: z
+          .number()
+          .int()
+          .describe(
+            "data packets dropped by a CC scheme (lossless fabric: 0 unless a scheme drops)",
+          ),
+        pauseFrames: z.number().int().describe("PFC pause (XOFF) frames sent"),
+        resumeFrames: z.number().int().describe("PFC resume (XON) frames sent"),
+        marks: z
+          .object({
+            fecn: z.number().int(),
+            becn: z.number().int(),
+            ecnCe: z.number().int(),
+          })
+          .strict()
+          .describe("marked packets delivered to hosts, by mark"),
+        controlPackets: z
+          .record(z.string(), z.number().int())
+          .describe("control packets delivered to hosts, by kind"),
+      })
+      .strict(),
+    fct: z
+      .object({
+        completionUs: percentiles("µs"),
+        slowdown: percentiles("×").describe("MCT / ideal MCT alone on an idle network"),
+        lastCompletionUs: z.number().describe("time the last message completed, µs"),
+      })
+      .strict()
+      .nullable()
+      .describe("message completion over messages that arrived after warm-up and completed"),
+    latencyNs: z
+      .object({ total: percentiles("ns").nullable(), network: percentiles("ns").nullable() })
+      .strict()
+      .describe("packet latency of all data packets delivered after warm-up"),
+    groups: z.array(groupSchema),
+    flows: z.array(flowSchema),
+    congestedPorts: z
+      .array(portSchema)
+      .describe("up to 16 switch input ports and VLs with the highest mean occupancy"),
+  })
+  .strict();
+
+export type Summary = z.output<typeof summarySchema>;
+export type Percentiles = z.output<ReturnType<typeof percentiles>>;
+
+/** The JSON Schema of `summary.json` (draft 2020-12). */
+export function summaryJsonSchema(): Record<string, unknown> {
+  return {
+    title: "cclab summary.json",
+    ...(z.toJSONSchema(summarySchema) as Record<string, unknown>),
+  };
+}

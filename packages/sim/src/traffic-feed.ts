@@ -1,0 +1,96 @@
+import { createRng, type TimePs, usToPs } from "@cclab/core-des";
+import type { Network } from "@cclab/network";
+import {
+  mergeSources,
+  TRAFFIC_PATTERNS,
+  type TrafficMessage,
+  type TrafficSource,
+} from "@cclab/traffic";
+import type { Collector } from "./collector.js";
+import type { ResolvedScenario } from "./scenario/resolve.js";
+
+/** Messages are handed to their hosts this far ahead of their arrival, so few events feed them. */
+const HORIZON_PS = usToPs(10);
+
+/**
+ * Pulls the scenario's traffic lazily, in time order, and hands each message to its source
+ * host shortly before it arrives: a long run never holds all its messages at once.
+ */
+export class TrafficFeed {
+  /** Messages handed to hosts so far. */
+  offered = 0;
+  offeredBytes = 0;
+  private readonly source: TrafficSource;
+  private pending: TrafficMessage | undefined;
+  private readonly kind: number;
+
+  constructor(
+    scenario: ResolvedScenario,
+    private readonly network: Network,
+    private readonly collector: Collector,
+    endPs: TimePs,
+    readFile: (path: string) => string,
+  ) {
+    const { fabric } = network.topology;
+    const hostRate = fabric.hosts.map(() => 0);
+    for (const cable of fabric.cables) {
+      for (const end of [cable.a, cable.b])
+        if (end.kind === "host") hostRate[end.index] = cable.rateGbps;
+    }
+    const rng = createRng(scenario.seed);
+    this.source = mergeSources(
+      scenario.traffic.map(({ pattern, ...params }, i) =>
+        withGroup(
+          pattern,
+          TRAFFIC_PATTERNS[pattern]!.create(params as never, {
+            hostCount: fabric.hosts.length,
+            hostRateGbps: (h) => hostRate[h]!,
+            mtuBytes: network.hostConfig.mtuBytes,
+            rng: rng.split(`traffic/${i}/${pattern}`),
+            endPs,
+            readFile,
+          }),
+        ),
+      ),
+    );
+    this.pending = this.source.next();
+    this.kind = network.scheduler.defineKind("traffic: messages due", () => this.feed());
+    if (this.pending !== undefined) network.scheduler.schedule(this.pending.startPs, this.kind, 0);
+  }
+
+  /** Whether every message of the traffic has been handed to a host. */
+  get exhausted(): boolean {
+    return this.pending === undefined;
+  }
+
+  private feed(): void {
+    const scheduler = this.network.scheduler;
+    const until = scheduler.nowPs + HORIZON_PS;
+    let m = this.pending;
+    while (m !== undefined && m.startPs < until) {
+      const sl = m.sl ?? 0;
+      this.collector.offered(m.srcHost, m.dstHost, sl, m.bytes, m.group ?? "default");
+      this.network.addMessage(m.srcHost, {
+        dstHost: m.dstHost,
+        bytes: m.bytes,
+        startPs: m.startPs,
+        sl,
+      });
+      this.offered++;
+      this.offeredBytes += m.bytes;
+      m = this.source.next();
+    }
+    this.pending = m;
+    if (m !== undefined) scheduler.schedule(m.startPs, this.kind, 0);
+  }
+}
+
+// A message without a group belongs to its pattern's group, so fairness is per pattern.
+function withGroup(pattern: string, source: TrafficSource): TrafficSource {
+  return {
+    next() {
+      const m = source.next();
+      return m === undefined || m.group !== undefined ? m : { ...m, group: pattern };
+    },
+  };
+}

@@ -1,0 +1,146 @@
+/**
+ * Twenty malformed scenarios, each with the path of the field its error must name. Shared by
+ * the sim test (ScenarioError issues) and the CLI test (exit code 2, message on stderr).
+ */
+export const VALID = {
+  name: "ok",
+  topology: { kind: "single-switch", hosts: 4 },
+  traffic: [{ pattern: "uniform", loadFraction: 0.5 }],
+  run: { durationUs: 20 },
+};
+
+type Doc = Record<string, unknown>;
+const withTop = (patch: Doc): Doc => ({ ...VALID, ...patch });
+
+export interface MalformedCase {
+  readonly what: string;
+  readonly document: unknown;
+  /** The path the (first matching) issue must have. */
+  readonly path: string;
+  /** Text the message must contain (what is allowed). */
+  readonly says: string;
+}
+
+export const MALFORMED: readonly MalformedCase[] = [
+  {
+    what: "unknown top-level key",
+    document: withTop({ duration: 5 }),
+    path: "",
+    says: 'unknown key "duration"',
+  },
+  {
+    what: "misspelt switch key",
+    document: withTop({ switch: { readPort: 2 } }),
+    path: "switch",
+    says: "allowed:",
+  },
+  {
+    what: "missing name",
+    document: { ...VALID, name: undefined },
+    path: "name",
+    says: "non-empty string",
+  },
+  {
+    what: "seed not a whole number",
+    document: withTop({ seed: 1.5 }),
+    path: "seed",
+    says: "whole number",
+  },
+  {
+    what: "negative rate",
+    document: withTop({ topology: { kind: "single-switch", hosts: 4, rateGbps: -10 } }),
+    path: "topology.rateGbps",
+    says: "> 0 Gb/s",
+  },
+  {
+    what: "zero injection cap",
+    document: withTop({ host: { injectionCapGbps: 0 } }),
+    path: "host.injectionCapGbps",
+    says: "> 0 Gb/s",
+  },
+  {
+    what: "rate given as a string with a unit",
+    document: withTop({ host: { receiveRateGbps: "10Gbps" } }),
+    path: "host.receiveRateGbps",
+    says: "Gb/s",
+  },
+  {
+    what: "negative latency",
+    document: withTop({ switch: { routingLatencyNs: -1 } }),
+    path: "switch.routingLatencyNs",
+    says: "≥ 0 ns",
+  },
+  {
+    what: "buffer smaller than one MTU",
+    document: withTop({ switch: { buffer: { model: "partitioned", bytesPerPortVl: 1024 } } }),
+    path: "switch.buffer.bytesPerPortVl",
+    says: "one full packet",
+  },
+  {
+    what: "host buffer smaller than one MTU",
+    document: withTop({ host: { receiveBufferBytes: 512 } }),
+    path: "host.receiveBufferBytes",
+    says: "one full packet",
+  },
+  {
+    what: "unknown buffer model",
+    document: withTop({ switch: { buffer: { model: "infinite" } } }),
+    path: "switch.buffer.model",
+    says: '"partitioned" or "shared"',
+  },
+  {
+    what: "unknown topology",
+    document: withTop({ topology: { kind: "torus", k: 4 } }),
+    path: "topology.kind",
+    says: "single-switch",
+  },
+  {
+    what: "impossible topology (one host)",
+    document: withTop({ topology: { kind: "single-switch", hosts: 1 } }),
+    path: "topology.hosts",
+    says: "2..4096",
+  },
+  {
+    what: "unknown traffic pattern",
+    document: withTop({ traffic: [{ pattern: "zipf" }] }),
+    path: "traffic[0].pattern",
+    says: "uniform",
+  },
+  {
+    what: "load above 1",
+    document: withTop({ traffic: [{ pattern: "uniform", loadFraction: 1.5 }] }),
+    path: "traffic[0].loadFraction",
+    says: "",
+  },
+  {
+    what: "host out of range",
+    document: withTop({ traffic: [{ pattern: "hotspot", hotspot: 9 }] }),
+    path: "traffic[0]",
+    says: "not a host",
+  },
+  {
+    what: "unknown CC plugin",
+    document: withTop({ cc: { hosts: [{ plugin: "dctcp" }] } }),
+    path: "cc.hosts[0].plugin",
+    says: "unknown CC plugin",
+  },
+  {
+    what: "unknown flow control",
+    document: withTop({ flowControl: "xon" }),
+    path: "flowControl",
+    says: '"credit", "pfc"',
+  },
+  {
+    what: "PFC with a partitioned buffer and no thresholds",
+    document: withTop({ flowControl: "pfc" }),
+    path: "switch.pfc",
+    says: "required",
+  },
+  {
+    what: "endless traffic with untilComplete",
+    document: withTop({ run: { untilComplete: true } }),
+    path: "traffic[0]",
+    says: "never ends",
+  },
+  { what: "no duration", document: withTop({ run: {} }), path: "run", says: "durationUs" },
+];
