@@ -1,0 +1,137 @@
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { stringify } from "yaml";
+import { MALFORMED, VALID } from "../../../packages/sim/test/malformed-cases.js";
+import { EXIT, main } from "../src/index.js";
+
+function capture() {
+  let out = "";
+  let err = "";
+  return {
+    io: {
+      stdout: { write: (s: string) => (out += s) },
+      stderr: { write: (s: string) => (err += s) },
+    },
+    get out() {
+      return out;
+    },
+    get err() {
+      return err;
+    },
+  };
+}
+
+const dir = mkdtempSync(join(tmpdir(), "cclab-cli-"));
+function scenarioFile(name: string, document: unknown): string {
+  const file = join(dir, `${name}.yaml`);
+  writeFileSync(file, stringify(document));
+  return file;
+}
+
+describe("cclab", () => {
+  it("prints help and its version", async () => {
+    const c = capture();
+    expect(await main(["--help"], c.io)).toBe(EXIT.ok);
+    expect(c.out).toContain("cclab run <scenario.yaml>");
+    const v = capture();
+    expect(await main(["--version"], v.io)).toBe(EXIT.ok);
+    expect(v.out).toMatch(/^\d+\.\d+\.\d+\n$/);
+    const r = capture();
+    expect(await main(["run", "--help"], r.io)).toBe(EXIT.ok);
+    expect(r.out).toContain("--set path=value");
+  });
+
+  it("rejects an unknown command or option with exit 2", async () => {
+    const c = capture();
+    expect(await main(["simulate"], c.io)).toBe(EXIT.badInput);
+    expect(c.err).toContain('unknown command "simulate"');
+    const o = capture();
+    expect(await main(["run", "x.yaml", "--fast"], o.io)).toBe(EXIT.badInput);
+    expect(o.err).toContain("--fast");
+  });
+
+  it("lists topologies, traffic patterns and plugins with their parameters", async () => {
+    const c = capture();
+    expect(await main(["list"], c.io)).toBe(EXIT.ok);
+    expect(c.out).toContain("two-level-fat-tree");
+    expect(c.out).toMatch(/rateGbps\s+number\s+100/);
+    expect(c.out).toContain("uniform");
+    expect(c.out).toContain("loadFraction");
+    expect(c.out).toContain("CC plugins");
+  });
+
+  it("validates a good scenario", async () => {
+    const c = capture();
+    expect(await main(["validate", scenarioFile("valid", VALID)], c.io)).toBe(EXIT.ok);
+    expect(c.out).toContain("ok:");
+  });
+
+  it.each(MALFORMED)("exits 2 on a malformed scenario: $what", async ({ what, document, path }) => {
+    const c = capture();
+    const file = scenarioFile(what.replace(/\W+/g, "-"), document);
+    expect(await main(["validate", file], c.io)).toBe(EXIT.badInput);
+    expect(c.err).toContain(path === "" ? "(scenario)" : `${path}:`);
+    expect(c.err).not.toMatch(/\n\s+at /); // no stack trace
+  });
+
+  it("exits 2 on a file that is missing or not YAML", async () => {
+    const c = capture();
+    expect(await main(["validate", join(dir, "nope.yaml")], c.io)).toBe(EXIT.badInput);
+    expect(c.err).toContain("cannot read");
+    const bad = join(dir, "bad.yaml");
+    writeFileSync(bad, "name: [unclosed\n");
+    const y = capture();
+    expect(await main(["validate", bad], y.io)).toBe(EXIT.badInput);
+  });
+
+  it("runs a scenario and writes the result directory, with --seed and --set", async () => {
+    const out = join(dir, "run1");
+    const c = capture();
+    const code = await main(
+      [
+        "run",
+        scenarioFile("run", VALID),
+        "--out",
+        out,
+        "--seed",
+        "7",
+        "--set",
+        "run.durationUs=30",
+      ],
+      c.io,
+    );
+    expect(c.err).toBe("");
+    expect(code).toBe(EXIT.ok);
+    for (const f of [
+      "scenario.resolved.json",
+      "summary.json",
+      "summary.txt",
+      "run.json",
+      "ports.csv",
+    ]) {
+      expect(existsSync(join(out, f)), f).toBe(true);
+    }
+    const resolved = JSON.parse(readFileSync(join(out, "scenario.resolved.json"), "utf8"));
+    expect(resolved.seed).toBe(7);
+    expect(resolved.run.durationUs).toBe(30);
+    expect(resolved.switch.routingLatencyNs).toBe(100); // defaults written out
+    const summary = JSON.parse(readFileSync(join(out, "summary.json"), "utf8"));
+    expect(summary.simulatedUs).toBe(30);
+    expect(JSON.parse(readFileSync(join(out, "run.json"), "utf8")).status).toBe("complete");
+    expect(c.out).toContain("scenario ok");
+  });
+
+  it("leaves no summary.json when interrupted, and says so in run.json", async () => {
+    const out = join(dir, "interrupted");
+    const long = { ...VALID, run: { durationUs: 1_000_000 } };
+    const c = capture();
+    const running = main(["run", scenarioFile("long", long), "--out", out], c.io);
+    setTimeout(() => process.emit("SIGINT"), 300);
+    expect(await running).toBe(EXIT.interrupted);
+    expect(existsSync(join(out, "summary.json"))).toBe(false);
+    expect(JSON.parse(readFileSync(join(out, "run.json"), "utf8")).status).toBe("interrupted");
+    expect(c.err).toContain("interrupted");
+  });
+});
