@@ -221,18 +221,19 @@ export const silentTrees = definePattern({
   create: (p, ctx) => congestionTreesSource({ ...p, windyFraction: 0, hotFraction: 1 }, ctx),
 });
 
+const windyFractionField = (fallback: number, meaning: string) =>
+  z.number().min(0).max(1).default(fallback).describe(meaning);
+
 export const windyTrees = definePattern({
   name: "windy-trees",
   description:
     "Paper IV windy forest: B nodes send a fraction p to their hotspot and the rest uniformly",
   params: z.strictObject({
     hotspots: hotspotsField,
-    windyFraction: z
-      .number()
-      .min(0)
-      .max(1)
-      .default(1)
-      .describe("fraction x of the nodes that are B nodes (Paper IV: 0.25 to 1)"),
+    windyFraction: windyFractionField(
+      1,
+      "fraction x of the nodes that are B nodes (Paper IV: 0.25 to 1)",
+    ),
     hotFraction: hotFractionField,
     contributorFraction: contributorFractionField,
     ...commonShape,
@@ -255,12 +256,10 @@ export const movingTrees = definePattern({
       .describe(
         "hotspot lifetime: all hotspots move to new random hosts this often, µs (1000 to 10000)",
       ),
-    windyFraction: z
-      .number()
-      .min(0)
-      .max(1)
-      .default(0)
-      .describe("fraction x of the nodes that are B nodes; 0: moving silent trees"),
+    windyFraction: windyFractionField(
+      0,
+      "fraction x of the nodes that are B nodes; 0: moving silent trees",
+    ),
     hotFraction: hotFractionField,
     contributorFraction: contributorFractionField,
     ...commonShape,

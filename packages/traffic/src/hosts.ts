@@ -57,3 +57,25 @@ export function chooseHosts(
     .slice(0, count)
     .sort((a, b) => a - b);
 }
+
+/**
+ * Errors of an optional `dstHost` and an optional `senders` list that must not contain it
+ * (impulse, on/off).
+ */
+export function dstAndSendersErrors(
+  p: { readonly dstHost?: number | undefined; readonly senders?: readonly number[] | undefined },
+  hostCount: number,
+): string[] {
+  const errors: string[] = [];
+  if (p.dstHost !== undefined) {
+    const e = hostError("dstHost", p.dstHost, hostCount);
+    if (e !== undefined) errors.push(e);
+  }
+  if (p.senders !== undefined) {
+    errors.push(...hostListErrors("senders", p.senders, hostCount));
+    p.senders.forEach((h, i) => {
+      if (h === p.dstHost) errors.push(`senders[${i}] = ${h} is the dstHost`);
+    });
+  }
+  return errors;
+}

@@ -1,6 +1,6 @@
 import { nsToPs } from "@cclab/core-des";
 import { z } from "zod";
-import { allHosts, hostError, hostListErrors, hostListSchema, hostSchema } from "./hosts.js";
+import { allHosts, dstAndSendersErrors, hostListSchema, hostSchema } from "./hosts.js";
 import { makeMessage } from "./message.js";
 import { definePattern } from "./pattern.js";
 import { bytesSchema } from "./size.js";
@@ -26,19 +26,13 @@ export const impulse = definePattern({
   params,
   finite: true,
   check: (p, ctx) => {
-    const errors: string[] = [];
-    if (p.dstHost !== undefined) {
-      const e = hostError("dstHost", p.dstHost, ctx.hostCount);
-      if (e !== undefined) errors.push(e);
-    }
-    if (p.senders !== undefined) {
-      errors.push(...hostListErrors("senders", p.senders, ctx.hostCount));
-      p.senders.forEach((h, i) => {
-        if (h === p.dstHost) errors.push(`senders[${i}] = ${h} is the dstHost`);
-      });
-      if (p.dstHost === undefined && new Set(p.senders).size >= ctx.hostCount) {
-        errors.push("senders include every host: none is left to be the dstHost");
-      }
+    const errors = dstAndSendersErrors(p, ctx.hostCount);
+    if (
+      p.senders !== undefined &&
+      p.dstHost === undefined &&
+      new Set(p.senders).size >= ctx.hostCount
+    ) {
+      errors.push("senders include every host: none is left to be the dstHost");
     }
     return errors;
   },

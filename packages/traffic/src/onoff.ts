@@ -1,13 +1,6 @@
 import { PS_PER_US, type RngStream } from "@cclab/core-des";
 import { z } from "zod";
-import {
-  allHosts,
-  hostError,
-  hostListErrors,
-  hostListSchema,
-  hostSchema,
-  otherHost,
-} from "./hosts.js";
+import { allHosts, dstAndSendersErrors, hostListSchema, hostSchema, otherHost } from "./hosts.js";
 import { mergeSources } from "./merge.js";
 import { makeMessage } from "./message.js";
 import { offsetPs } from "./paced.js";
@@ -137,17 +130,7 @@ export const onOff = definePattern({
   params,
   finite: (p) => p.stopNs !== undefined,
   check: (p, ctx) => {
-    const errors: string[] = [];
-    if (p.dstHost !== undefined) {
-      const e = hostError("dstHost", p.dstHost, ctx.hostCount);
-      if (e !== undefined) errors.push(e);
-    }
-    if (p.senders !== undefined) {
-      errors.push(...hostListErrors("senders", p.senders, ctx.hostCount));
-      p.senders.forEach((h, i) => {
-        if (h === p.dstHost) errors.push(`senders[${i}] = ${h} is the dstHost`);
-      });
-    }
+    const errors = dstAndSendersErrors(p, ctx.hostCount);
     errors.push(...windowErrors(p));
     return errors;
   },
