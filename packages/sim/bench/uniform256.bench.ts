@@ -1,0 +1,86 @@
+/**
+ * Whole-simulation benchmark (issue: "npm run bench adds whole-simulation figures"): the shared
+ * uniform256 workload (scenarios/bench/uniform256.yaml: PFC leaf–spine, no CC) run until every
+ * flow completes, through `simulate` as `cclab run` does it. Each repetition runs in its own
+ * child process (fresh heap, own peak RSS); medians are printed. Targets (2-core machine,
+ * Node 20): ≥ 5 M events/s, < 4 s wall, < 300 MB.
+ *
+ * Usage: npm run bench -w @cclab/sim [-- REPS]   (default 3 repetitions)
+ */
+import { execFileSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { readScenarioFile, simulate } from "../src/index.js";
+
+const SCENARIO = fileURLToPath(
+  new URL("../../../scenarios/bench/uniform256.yaml", import.meta.url),
+);
+
+interface Sample {
+  wallMs: number;
+  buildMs: number;
+  events: number;
+  eventsPerSecond: number;
+  peakRssBytes: number;
+  p50: number;
+  p99: number;
+  max: number;
+  lastCompletionUs: number;
+  status: string;
+}
+
+async function child(): Promise<void> {
+  const { document, baseDir } = readScenarioFile(SCENARIO);
+  const result = await simulate(document, { baseDir });
+  const s = result.summary;
+  const sample: Sample = {
+    wallMs: result.run.wallMs,
+    buildMs: result.run.buildMs,
+    events: result.run.events,
+    eventsPerSecond: result.run.eventsPerSecond,
+    peakRssBytes: result.run.peakRssBytes,
+    p50: s.fct!.slowdown.p50,
+    p99: s.fct!.slowdown.p99,
+    max: s.fct!.slowdown.max,
+    lastCompletionUs: s.fct!.lastCompletionUs,
+    status: s.status,
+  };
+  process.stdout.write(JSON.stringify(sample));
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor((s.length - 1) / 2)]!;
+};
+
+function parent(reps: number): void {
+  const self = fileURLToPath(import.meta.url);
+  const samples: Sample[] = [];
+  for (let i = 0; i < reps; i++) {
+    const out = execFileSync(process.execPath, [self, "--child"], { encoding: "utf8" });
+    const sample = JSON.parse(out) as Sample;
+    samples.push(sample);
+    console.log(
+      `  run ${i + 1}/${reps}: ${(sample.wallMs / 1000).toFixed(2)} s, ${(sample.eventsPerSecond / 1e6).toFixed(2)} M events/s, ${Math.round(sample.peakRssBytes / 2 ** 20)} MiB`,
+    );
+  }
+  const m = (k: keyof Sample) => median(samples.map((s) => s[k] as number));
+  const first = samples[0]!;
+  console.log(
+    `uniform256 (PFC, no CC) until all ${first.status === "complete" ? "complete" : first.status}, medians of ${reps}:`,
+  );
+  console.log(`  events          ${first.events}`);
+  console.log(
+    `  wall            ${(m("wallMs") / 1000).toFixed(2)} s   (target < 4 s; build ${Math.round(m("buildMs"))} ms not included)`,
+  );
+  console.log(`  events/s        ${(m("eventsPerSecond") / 1e6).toFixed(2)} M   (target ≥ 5 M)`);
+  console.log(
+    `  peak RSS        ${Math.round(m("peakRssBytes") / 2 ** 20)} MiB   (target < 300 MB)`,
+  );
+  console.log(
+    `  FCT slowdown    p50 ${first.p50.toFixed(2)}  p99 ${first.p99.toFixed(2)}  max ${first.max.toFixed(2)}`,
+  );
+  console.log(`  last completion ${first.lastCompletionUs.toFixed(2)} µs`);
+}
+
+if (process.argv.includes("--child")) await child();
+else parent(Number(process.argv[2] ?? 3));
