@@ -8,6 +8,7 @@ import {
   type LinkReceiver,
   type LinkSender,
   Packet,
+  type PacketPool,
   PortFlowState,
   type PortView,
   type ReceiverPart,
@@ -36,7 +37,11 @@ export interface MessageCompletion {
   readonly completedPs: TimePs;
 }
 
-/** Called for every packet a host consumes (after its receive service), data and control. */
+/**
+ * Called for every packet a host consumes (after its receive service), data and control. The
+ * packet may be read during the call only: with a packet pool (a network without CC) the
+ * object is reused for a new packet once the listener returns.
+ */
 export type DeliveryListener = (packet: Packet, nowPs: TimePs) => void;
 
 /** Everything a host needs from the network that builds it. */
@@ -54,6 +59,12 @@ export interface HcaSetup {
   readonly kinds: HcaKinds;
   /** Assigns message ids unique in the network. */
   readonly nextMessageId: () => number;
+  /**
+   * Where data packets come from and go back to once consumed, shared by every host of the
+   * network. Only where nothing holds a packet after its delivery (no CC parts; listeners
+   * read packets only during their call). Default: a new packet each time, never reused.
+   */
+  readonly packetPool?: PacketPool;
 }
 
 export interface HcaKinds {
@@ -119,6 +130,7 @@ export class Hca implements LinkReceiver, LinkSender {
   private readonly scheduler: Scheduler;
   private readonly kinds: HcaKinds;
   private readonly nextMessageId: () => number;
+  private readonly packetPool: PacketPool | undefined;
   private uplink: Link | undefined;
   private downlink: Link | undefined;
   private readonly queuePairs = new Map<number, QueuePair>();
@@ -152,6 +164,7 @@ export class Hca implements LinkReceiver, LinkSender {
     this.scheduler = setup.scheduler;
     this.kinds = setup.kinds;
     this.nextMessageId = setup.nextMessageId;
+    this.packetPool = setup.packetPool;
     this.receiveBytes = new Float64Array(setup.vlCount);
     this.receiveBlocks = new Int32Array(setup.vlCount);
     this.maxReceiveBytes = new Float64Array(setup.vlCount);
@@ -394,7 +407,7 @@ export class Hca implements LinkReceiver, LinkSender {
     size: number,
     vl: number,
   ): Packet {
-    const packet = new Packet();
+    const packet = this.packetPool === undefined ? new Packet() : this.packetPool.take();
     packet.sizeBytes = size;
     packet.payloadBytes = payload;
     packet.flowId = qp.flowId;
@@ -515,6 +528,7 @@ export class Hca implements LinkReceiver, LinkSender {
       }
       this.receiverPart?.onData?.(packet);
       this.listener?.(packet, now);
+      this.packetPool?.give(packet);
     } else {
       this.listener?.(packet, now);
       if (this.senderPart?.onControl !== undefined) {

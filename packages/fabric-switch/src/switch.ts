@@ -124,6 +124,36 @@ export class Switch implements LinkReceiver, LinkSender {
   private readonly xbarVlServed: Int32Array;
   /** 1 where this switch has paused the upstream of (port, VL) (PFC). */
   private readonly pausedUpstream: Uint8Array;
+  /** Entries of `pausedUpstream` that are 1: lets XON checks skip the scan when none is. */
+  private pausedCount = 0;
+  /**
+   * Packets in the input queues routed to each output and VL, at `[out * vlCount + vl]`. A
+   * queue set's `headFor(out)` only returns a packet routed to `out`, so where this is 0 no
+   * input can offer one: arbitration skips the scan over inputs (hot loop, DESIGN.md).
+   */
+  private readonly waitingFor: Int32Array;
+  /**
+   * The same per input: packets of input `i` routed to (out, VL), at
+   * `[(out * vlCount + vl) * portCount + i]`. Arbitration asks a queue set for a head only
+   * where this is not 0 (portCount² × vlCount entries: small beside the VOQs themselves).
+   */
+  private readonly pairWaiting: Int32Array;
+  /**
+   * Bit sets over ports (`maskWords` 32-bit words each) that let arbitration visit only the
+   * ports that matter, in the same round-robin order as a scan over all of them would:
+   * - `pairMask[(out * vlCount + vl) * maskWords + w]`: inputs with packets for (out, VL);
+   * - `inputMask[input * maskWords + w]`: outputs `input` has packets for, on any VL
+   *   (`inputOutCount[input * portCount + out]` counts them);
+   * - `readFree`: inputs with a free read port;
+   * - `crossbarFree`: cabled outputs whose crossbar side is free (the link without output
+   *   buffers, the crossbar transfer with them).
+   */
+  private readonly maskWords: number;
+  private readonly pairMask: Int32Array;
+  private readonly inputMask: Int32Array;
+  private readonly inputOutCount: Int32Array;
+  private readonly readFree: Int32Array;
+  private readonly crossbarFree: Int32Array;
   private readonly selection: ForwardingTable["selection"];
   private readonly firstPort: Int32Array;
   private readonly candidates: readonly (readonly number[])[];
@@ -148,6 +178,16 @@ export class Switch implements LinkReceiver, LinkSender {
     this.inputBytes = new Float64Array(portCount * v);
     this.inputBlocks = new Int32Array(portCount * v);
     this.pausedUpstream = new Uint8Array(portCount * v);
+    this.waitingFor = new Int32Array(portCount * v);
+    this.pairWaiting = new Int32Array(portCount * portCount * v);
+    const words = (portCount + 31) >>> 5;
+    this.maskWords = words;
+    this.pairMask = new Int32Array(portCount * v * words);
+    this.inputMask = new Int32Array(portCount * words);
+    this.inputOutCount = new Int32Array(portCount * portCount);
+    this.readFree = new Int32Array(words);
+    for (let port = 0; port < portCount; port++) setBit(this.readFree, 0, port);
+    this.crossbarFree = new Int32Array(words);
     this.outLink = new Array(portCount).fill(undefined);
     this.inLink = new Array(portCount).fill(undefined);
     this.readBusy = new Int32Array(portCount);
@@ -217,6 +257,7 @@ export class Switch implements LinkReceiver, LinkSender {
   attach(port: number, out: Link, incoming: Link): void {
     this.outLink[port] = out;
     this.inLink[port] = incoming;
+    setBit(this.crossbarFree, 0, port);
     this.outFlow[port] = new PortFlowState(this.discipline, this.vlCount, 0);
   }
 
@@ -247,6 +288,7 @@ export class Switch implements LinkReceiver, LinkSender {
     this.addBytes(q, packet.sizeBytes);
     this.inputBlocks[q]! += creditBlocks(packet.sizeBytes);
     this.queues[q]!.enqueue(packet);
+    this.countQueued(inPort, out, packet.vl);
     if (this.discipline === "pfc") this.checkXoff(inPort, packet.vl, q);
     this.part?.onEnqueue?.(packet, inPort);
     this.serveOutput(out);
@@ -260,6 +302,7 @@ export class Switch implements LinkReceiver, LinkSender {
   transmissionEnded(outPort: number): void {
     const source = this.outInput[outPort]!;
     this.outBusy[outPort] = 0;
+    if (!this.buffered) setBit(this.crossbarFree, 0, outPort);
     if (source >= 0) {
       this.releaseInput(source, this.outVl[outPort]!, this.outSize[outPort]!);
     } else if (source === FROM_OUTPUT_BUFFER) {
@@ -275,6 +318,7 @@ export class Switch implements LinkReceiver, LinkSender {
     const packet = this.xbarPacket[outPort]!;
     this.xbarPacket[outPort] = undefined;
     this.xbarBusy[outPort] = 0;
+    setBit(this.crossbarFree, 0, outPort);
     this.releaseInput(input, packet.vl, packet.sizeBytes);
     this.outQueues[outPort * this.vlCount + packet.vl]!.push(packet);
     this.serveOutput(outPort);
@@ -356,24 +400,46 @@ export class Switch implements LinkReceiver, LinkSender {
   }
 
   private grant(out: number, vl: number): boolean {
-    const n = this.portCount;
     const v = this.vlCount;
-    const readPorts = this.config.readPorts;
+    const ov = out * v + vl;
+    if (this.waitingFor[ov] === 0) return false;
+    const n = this.portCount;
+    const words = this.maskWords;
+    const pairMask = this.pairMask;
+    const readFree = this.readFree;
+    const base = ov * words;
     const first = this.outRr[out]!;
     let blocked = false;
-    for (let k = 0; k < n; k++) {
-      const input = first + k < n ? first + k : first + k - n;
-      if (this.readBusy[input]! >= readPorts) continue;
-      const packet = this.headFor(input, vl, out);
-      if (packet === undefined) continue;
-      if (!this.hasRoom(out, vl, packet.sizeBytes)) {
-        blocked = true;
-        continue;
+    // The inputs with a packet for (out, vl) and a free read port, in round-robin order from
+    // `first`: [first, n), then [0, first). A head the switch part drops only clears bits of
+    // inputs already taken from `bits`.
+    let from = first;
+    let to = n;
+    for (let pass = 0; pass < 2; pass++) {
+      for (let w = from >>> 5; w << 5 < to; w++) {
+        let bits = pairMask[base + w]! & readFree[w]!;
+        if (w === from >>> 5) bits &= -1 << (from & 31);
+        const end = to - (w << 5);
+        if (end < 32) bits &= (1 << end) - 1;
+        while (bits !== 0) {
+          const low = bits & -bits;
+          bits ^= low;
+          const input = (w << 5) + 31 - Math.clz32(low);
+          const packet = this.headFor(input, vl, out);
+          if (packet === undefined) continue;
+          if (!this.hasRoom(out, vl, packet.sizeBytes)) {
+            blocked = true;
+            continue;
+          }
+          this.queues[input * v + vl]!.dequeueFor(out);
+          this.countDequeued(input, out, vl);
+          this.outRr[out] = input + 1 < n ? input + 1 : 0;
+          this.forward(out, input, packet);
+          return true;
+        }
       }
-      this.queues[input * v + vl]!.dequeueFor(out);
-      this.outRr[out] = input + 1 < n ? input + 1 : 0;
-      this.forward(out, input, packet);
-      return true;
+      from = 0;
+      to = first;
     }
     if (blocked && !this.buffered) this.outFlow[out]!.markBlocked(vl, this.scheduler.nowPs);
     return false;
@@ -385,24 +451,71 @@ export class Switch implements LinkReceiver, LinkSender {
     const n = this.portCount;
     const v = this.vlCount;
     const readPorts = this.config.readPorts;
+    if (this.readBusy[input]! >= readPorts) return;
     const busy = this.buffered ? this.xbarBusy : this.outBusy;
+    const words = this.maskWords;
+    const inputMask = this.inputMask;
+    const crossbarFree = this.crossbarFree;
+    const base = input * words;
     const first = this.inRr[input]!;
-    for (let k = 0; k < n && this.readBusy[input]! < readPorts; k++) {
-      const out = first + k < n ? first + k : first + k - n;
-      if (busy[out] === 1 || this.outLink[out] === undefined) continue;
-      for (let vl = 0; vl < v; vl++) {
-        const queue = this.queues[input * v + vl]!;
-        const packet = this.headFor(input, vl, out);
-        if (packet === undefined) continue;
-        if (!this.hasRoom(out, vl, packet.sizeBytes)) {
-          if (!this.buffered) this.outFlow[out]!.markBlocked(vl, this.scheduler.nowPs);
-          continue;
+    // The free outputs this input has packets for, in round-robin order from `first`. A
+    // forward can make outputs busy (the one granted, and any a switch part's hook serves),
+    // so each is checked again when reached.
+    let from = first;
+    let to = n;
+    for (let pass = 0; pass < 2; pass++) {
+      for (let w = from >>> 5; w << 5 < to; w++) {
+        let bits = inputMask[base + w]! & crossbarFree[w]!;
+        if (w === from >>> 5) bits &= -1 << (from & 31);
+        const end = to - (w << 5);
+        if (end < 32) bits &= (1 << end) - 1;
+        while (bits !== 0) {
+          const low = bits & -bits;
+          bits ^= low;
+          const out = (w << 5) + 31 - Math.clz32(low);
+          if (busy[out] === 1) continue;
+          for (let vl = 0; vl < v; vl++) {
+            if (this.pairWaiting[(out * v + vl) * n + input] === 0) continue;
+            const packet = this.headFor(input, vl, out);
+            if (packet === undefined) continue;
+            if (!this.hasRoom(out, vl, packet.sizeBytes)) {
+              if (!this.buffered) this.outFlow[out]!.markBlocked(vl, this.scheduler.nowPs);
+              continue;
+            }
+            this.queues[input * v + vl]!.dequeueFor(out);
+            this.countDequeued(input, out, vl);
+            this.inRr[input] = out + 1 < n ? out + 1 : 0;
+            this.forward(out, input, packet);
+            break;
+          }
+          if (this.readBusy[input]! >= readPorts) return;
         }
-        queue.dequeueFor(out);
-        this.inRr[input] = out + 1 < n ? out + 1 : 0;
-        this.forward(out, input, packet);
-        break;
       }
+      from = 0;
+      to = first;
+    }
+  }
+
+  // A packet routed to `out` joined (or left) the queues of `input` and `vl`.
+  private countQueued(input: number, out: number, vl: number): void {
+    const ov = out * this.vlCount + vl;
+    this.waitingFor[ov]!++;
+    if (this.pairWaiting[ov * this.portCount + input]!++ === 0) {
+      setBit(this.pairMask, ov * this.maskWords, input);
+    }
+    if (this.inputOutCount[input * this.portCount + out]!++ === 0) {
+      setBit(this.inputMask, input * this.maskWords, out);
+    }
+  }
+
+  private countDequeued(input: number, out: number, vl: number): void {
+    const ov = out * this.vlCount + vl;
+    this.waitingFor[ov]!--;
+    if (--this.pairWaiting[ov * this.portCount + input]! === 0) {
+      clearBit(this.pairMask, ov * this.maskWords, input);
+    }
+    if (--this.inputOutCount[input * this.portCount + out]! === 0) {
+      clearBit(this.inputMask, input * this.maskWords, out);
     }
   }
 
@@ -415,6 +528,7 @@ export class Switch implements LinkReceiver, LinkSender {
     if (drop === undefined) return packet;
     while (packet !== undefined && drop.call(this.part, packet, input)) {
       queue.dequeueFor(out);
+      this.countDequeued(input, out, vl);
       this.droppedPackets++;
       this.freeInputBuffer(input, vl, packet.sizeBytes);
       packet = queue.headFor(out);
@@ -430,7 +544,7 @@ export class Switch implements LinkReceiver, LinkSender {
   }
 
   private forward(out: number, input: number, packet: Packet): void {
-    this.readBusy[input]!++;
+    if (++this.readBusy[input]! === this.config.readPorts) clearBit(this.readFree, 0, input);
     if (this.buffered) this.startTransfer(out, input, packet);
     else this.startOnLink(out, input, packet);
   }
@@ -440,6 +554,7 @@ export class Switch implements LinkReceiver, LinkSender {
   private startTransfer(out: number, input: number, packet: Packet): void {
     const now = this.scheduler.nowPs;
     this.xbarBusy[out] = 1;
+    clearBit(this.crossbarFree, 0, out);
     this.xbarInput[out] = input;
     this.xbarPacket[out] = packet;
     this.outputBytes[out * this.vlCount + packet.vl]! += packet.sizeBytes;
@@ -477,6 +592,7 @@ export class Switch implements LinkReceiver, LinkSender {
     flow.consume(vl, packet.sizeBytes);
     flow.markUnblocked(vl, now);
     this.outBusy[out] = 1;
+    if (!this.buffered) clearBit(this.crossbarFree, 0, out);
     this.outInput[out] = source;
     this.outVl[out] = vl;
     this.outSize[out] = packet.sizeBytes;
@@ -494,7 +610,7 @@ export class Switch implements LinkReceiver, LinkSender {
   // return its credits (MODEL.md: credits are freed when the packet's last byte leaves the
   // input buffer) or check XON.
   private releaseInput(input: number, vl: number, size: number): void {
-    this.readBusy[input]!--;
+    if (this.readBusy[input]!-- === this.config.readPorts) setBit(this.readFree, 0, input);
     this.freeInputBuffer(input, vl, size);
   }
 
@@ -553,6 +669,7 @@ export class Switch implements LinkReceiver, LinkSender {
   private checkXoff(port: number, vl: number, q: number): void {
     if (this.pausedUpstream[q] === 0 && this.inputBytes[q]! > this.xoffThreshold()) {
       this.pausedUpstream[q] = 1;
+      this.pausedCount++;
       this.inLink[port]!.sendPause(vl, true);
     }
   }
@@ -565,7 +682,8 @@ export class Switch implements LinkReceiver, LinkSender {
       return;
     }
     // Shared memory: freeing bytes anywhere raises every queue's threshold, so every paused
-    // queue is checked (few are paused at once).
+    // queue is checked (few are paused at once, and mostly none).
+    if (this.pausedCount === 0) return;
     const xon = this.xonThreshold();
     const paused = this.pausedUpstream;
     for (let k = 0; k < paused.length; k++) {
@@ -575,6 +693,7 @@ export class Switch implements LinkReceiver, LinkSender {
 
   private resumeUpstream(q: number): void {
     this.pausedUpstream[q] = 0;
+    this.pausedCount--;
     this.inLink[Math.floor(q / this.vlCount)]!.sendPause(q % this.vlCount, false);
   }
 
@@ -606,6 +725,14 @@ export class Switch implements LinkReceiver, LinkSender {
     }
     return stats;
   }
+}
+
+function setBit(words: Int32Array, base: number, i: number): void {
+  words[base + (i >>> 5)]! |= 1 << (i & 31);
+}
+
+function clearBit(words: Int32Array, base: number, i: number): void {
+  words[base + (i >>> 5)]! &= ~(1 << (i & 31));
 }
 
 // A multiplicative hash of the flow id, mixed with the switch index so that switches on one

@@ -38,5 +38,5 @@ export {
   pfcHeadroomBytes,
 } from "./flow-control.js";
 export { Link, type LinkReceiver, type LinkSender, LinkSet, type ReceiveTiming } from "./link.js";
-export { Ecn, type EcnCodePoint, Packet, type PacketKind } from "./packet.js";
+export { Ecn, type EcnCodePoint, Packet, type PacketKind, PacketPool } from "./packet.js";
 export type { InputQueueSet, QueueingPart, QueueSetContext } from "./queueing.js";

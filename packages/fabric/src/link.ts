@@ -37,8 +37,12 @@ export interface ReceiveTiming {
  * the sender, also as a delay line.
  */
 export class Link {
-  /** Packets on the wire, in sending order; each delivers at its `arrivalPs`. */
-  private readonly inFlight = new Fifo<Packet>(16);
+  /**
+   * Packets on the wire, in sending order, chained through `Packet.queueNext` (no ring buffer
+   * per link to miss the cache on); each delivers at its `arrivalPs`.
+   */
+  private firstInFlight: Packet | undefined = undefined;
+  private lastInFlight: Packet | undefined = undefined;
   /**
    * Flow-control updates on their way back: triples (dueTimePs, vl, value). A fabric uses one
    * discipline, so every update on a link has the same delay (latency for credits, pause
@@ -63,6 +67,11 @@ export class Link {
   private senderPort = 0;
   private senderState: PortFlowState | undefined;
   private timing: ReceiveTiming = { cutThroughBytes: Number.POSITIVE_INFINITY, processingPs: 0 };
+  /** From a packet's start to its header being usable at the receiver (cut-through), ps. */
+  private headerDelayPs = 0;
+  // One-entry cache of `serPs`: nearly every packet on a link has the same size.
+  private lastSerBytes = -1;
+  private lastSerPs: TimePs = 0;
 
   constructor(
     /** Position in the fabric's link list; the target of this link's events. */
@@ -94,11 +103,19 @@ export class Link {
     this.receiver = receiver;
     this.receiverPort = receiverPort;
     this.timing = timing;
+    this.headerDelayPs =
+      timing.cutThroughBytes === Number.POSITIVE_INFINITY
+        ? 0
+        : this.latencyPs + this.serPs(timing.cutThroughBytes) + timing.processingPs;
   }
 
   /** Serialization time of `bytes` on this link. */
   serPs(bytes: number): TimePs {
-    return serializationPs(bytes, this.rateGbps);
+    if (bytes === this.lastSerBytes) return this.lastSerPs;
+    const ps = serializationPs(bytes, this.rateGbps);
+    this.lastSerBytes = bytes;
+    this.lastSerPs = ps;
+    return ps;
   }
 
   /**
@@ -114,15 +131,20 @@ export class Link {
     packet.tailArrivalPs = tail;
     packet.arrivalPs =
       packet.sizeBytes > timing.cutThroughBytes
-        ? now + this.latencyPs + this.serPs(timing.cutThroughBytes) + timing.processingPs
+        ? now + this.headerDelayPs
         : tail + timing.processingPs;
     this.blocksInFlight[packet.vl]! += creditBlocks(packet.sizeBytes);
     this.bytesSent += packet.sizeBytes;
     this.payloadBytesSent += packet.payloadBytes;
     this.packetsSent++;
-    this.inFlight.push(packet);
-    if (this.inFlight.length === 1) {
+    packet.queueNext = undefined;
+    const last = this.lastInFlight;
+    this.lastInFlight = packet;
+    if (last === undefined) {
+      this.firstInFlight = packet;
       this.scheduler.schedule(packet.arrivalPs, this.deliverKind, this.index);
+    } else {
+      last.queueNext = packet;
     }
   }
 
@@ -145,10 +167,16 @@ export class Link {
 
   /** Event handler: the head packet has arrived. */
   deliverHead(): void {
-    const packet = this.inFlight.shift()!;
+    const packet = this.firstInFlight!;
     this.blocksInFlight[packet.vl]! -= creditBlocks(packet.sizeBytes);
-    const next = this.inFlight.peek();
-    if (next !== undefined) this.scheduler.schedule(next.arrivalPs, this.deliverKind, this.index);
+    const next = packet.queueNext;
+    this.firstInFlight = next;
+    if (next === undefined) {
+      this.lastInFlight = undefined;
+    } else {
+      packet.queueNext = undefined;
+      this.scheduler.schedule(next.arrivalPs, this.deliverKind, this.index);
+    }
     this.receiver!.receivePacket(packet, this.receiverPort);
   }
 

@@ -9,6 +9,7 @@ import {
   type LinkReceiver,
   type LinkSender,
   LinkSet,
+  PacketPool,
   type PortFlowState,
   pfcHeadroomBytes,
   type ReceiveTiming,
@@ -125,6 +126,8 @@ export class Network {
     const hostKinds = registerHcaEvents(scheduler, this.hosts);
     const vlCount = this.switchConfig.vlCount;
     const hostCount = fabric.hosts.length;
+    // Delivered data packets are recycled unless a CC scheme runs: its parts may keep packets.
+    const packetPool = cc === undefined ? new PacketPool() : undefined;
     fabric.switches.forEach((node, index) => {
       const table = routing.tables[index];
       if (table === undefined)
@@ -157,6 +160,7 @@ export class Network {
           scheduler,
           kinds: hostKinds,
           nextMessageId: () => this.messageCount++,
+          ...(packetPool === undefined ? {} : { packetPool }),
         }),
       );
     });
@@ -176,7 +180,10 @@ export class Network {
     return host.addMessage(message);
   }
 
-  /** Calls `listener` for every packet a host consumes. */
+  /**
+   * Calls `listener` for every packet a host consumes. The packet is the listener's to read
+   * during the call only: without a CC scheme, data packets are reused once delivered.
+   */
   onDelivery(listener: DeliveryListener): void {
     // Hosts call no listener until one is added: a run that observes nothing pays nothing
     // per delivered packet.
