@@ -19,9 +19,9 @@ import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { nearestRank, nsToPs, serializationPs, type TimePs } from "@cclab/core-des";
-import { traceRoute, twoLevelFatTree, UNIFORM256_LEAF_SPINE, wiringOf } from "@cclab/topologies";
-import { Network, type NetworkOptions } from "../src/index.js";
+import { nearestRank, nsToPs } from "@cclab/core-des";
+import { twoLevelFatTree, UNIFORM256_LEAF_SPINE } from "@cclab/topologies";
+import { IdealFct, Network, type NetworkOptions } from "../src/index.js";
 
 const MTU_BYTES = 1000;
 const SHARED_BYTES = 32 * 1024 * 1024;
@@ -103,61 +103,6 @@ function parseFlows(text: string): Flow[] {
   return flows;
 }
 
-/**
- * MODEL.md, "What is measured": the ideal completion time of a message alone on the idle
- * network, `ser(all packets at the path's slowest link) + Σ per hop (latency + routing) +
- * per-hop header (VCT) or packet (SAF) delay`. Written for this model's timing: a switch
- * forwards a packet `ser(header) + routing` after its first byte arrived (VCT), a host
- * consumes it at its tail; hosts are infinite sinks.
- */
-function idealFct(net: Network): (src: number, dst: number, bytes: number) => TimePs {
-  const topology = net.topology;
-  const wiring = wiringOf(topology.fabric);
-  // Link index by sending end.
-  const linkFrom = new Map<string, number>();
-  net.linkEnds.forEach((ends, i) => {
-    const from = ends.from;
-    linkFrom.set(from.kind === "host" ? `h${from.index}` : `s${from.index}:${from.port}`, i);
-  });
-  const config = net.switchConfig;
-  const routingPs = nsToPs(config.routingLatencyNs);
-  const mtu = net.hostConfig.mtuBytes;
-  const header = net.hostConfig.headerBytes;
-  const pathCache = new Map<number, { rates: number[]; latencyPs: number }>();
-  return (src, dst, bytes) => {
-    const key = src * 65536 + dst;
-    let path = pathCache.get(key);
-    if (path === undefined) {
-      const links = [linkFrom.get(`h${src}`)!];
-      for (const hop of traceRoute(wiring, topology.routing, src, dst)) {
-        links.push(linkFrom.get(`s${hop.switchIndex}:${hop.outPort}`)!);
-      }
-      const all = links.map((i) => net.links.links[i]!);
-      path = {
-        rates: all.map((l) => l.rateGbps),
-        latencyPs: all.reduce((sum, l) => sum + l.latencyPs, 0),
-      };
-      pathCache.set(key, path);
-    }
-    const slowest = Math.min(...path.rates);
-    const full = Math.floor(bytes / mtu);
-    const rest = bytes - full * mtu;
-    const lastPacket = (rest === 0 ? mtu : rest) + header;
-    let total =
-      full * serializationPs(mtu + header, slowest) +
-      (rest === 0 ? 0 : serializationPs(rest + header, slowest)) +
-      path.latencyPs;
-    // Every switch: routing latency plus the header (VCT) or the whole last packet (SAF) on
-    // the link into it.
-    for (let hop = 1; hop < path.rates.length; hop++) {
-      const inRate = path.rates[hop - 1]!;
-      const waitBytes = config.switching === "vct" ? config.headerBytes : lastPacket;
-      total += routingPs + (lastPacket > waitBytes ? serializationPs(waitBytes, inRate) : 0);
-    }
-    return total;
-  };
-}
-
 function runOnce(): RunResult {
   const t0 = performance.now();
   const flows = parseFlows(readFileSync(csvPath(), "utf8"));
@@ -171,7 +116,7 @@ function runOnce(): RunResult {
   const t3 = performance.now();
   if (outcome !== "empty") throw new Error(`run ended with "${outcome}"`);
 
-  const ideal = idealFct(net);
+  const ideal = IdealFct.of(net);
   const slowdowns: number[] = [];
   let last = 0;
   let dataPackets = 0;
@@ -179,7 +124,7 @@ function runOnce(): RunResult {
     dataPackets += host.totalLatencyPs.count;
     for (const c of host.completions) {
       const fct = c.completedPs - c.createdPs;
-      slowdowns.push(fct / ideal(c.srcHost, c.dstHost, c.bytes));
+      slowdowns.push(fct / ideal.messagePs(c.srcHost, c.dstHost, c.bytes));
       if (c.completedPs > last) last = c.completedPs;
     }
   }

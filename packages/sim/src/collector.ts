@@ -1,7 +1,6 @@
 import { Histogram, type HistogramSummary, jainIndex, type TimePs } from "@cclab/core-des";
 import type { Packet } from "@cclab/fabric";
-import type { Network } from "@cclab/network";
-import type { IdealFct } from "./ideal-fct.js";
+import type { IdealFct, Network } from "@cclab/network";
 import type { Percentiles } from "./summary.js";
 
 /** What is known of one flow (one source, destination and SL) during and after the run. */

@@ -1,11 +1,15 @@
 import { readFileSync } from "node:fs";
 import { resolve as resolvePath } from "node:path";
 import { MAX_TIME_PS, psToUs, type TimePs, usToPs } from "@cclab/core-des";
-import { bufferOverflowViolation, creditConservationViolation, type Network } from "@cclab/network";
+import {
+  bufferOverflowViolation,
+  creditConservationViolation,
+  IdealFct,
+  type Network,
+} from "@cclab/network";
 import { BlockedSampler } from "./blocked-sampler.js";
 import { buildNetwork } from "./build-network.js";
 import { Collector } from "./collector.js";
-import { IdealFct } from "./ideal-fct.js";
 import { issueFromError } from "./scenario/device-errors.js";
 import { ScenarioError } from "./scenario/issues.js";
 import { type Resolved, type ResolvedScenario, resolveScenario } from "./scenario/resolve.js";
@@ -191,15 +195,7 @@ export async function simulate(
   const violation = creditConservationViolation(network) ?? bufferOverflowViolation(network);
   if (violation !== undefined) throw new RunFailure(`invariant broken: ${violation}`);
   const wallMs = performance.now() - runStart;
-  const ideal = new IdealFct(resolved.topology, {
-    mtuBytes: network.hostConfig.mtuBytes,
-    headerBytes: network.hostConfig.headerBytes,
-    injectionCapGbps: network.hostConfig.injectionCapGbps,
-    receiveRateGbps: network.hostConfig.receiveRateGbps,
-    switching: network.switchConfig.switching,
-    cutThroughBytes: network.switchConfig.headerBytes,
-    routingLatencyNs: network.switchConfig.routingLatencyNs,
-  });
+  const ideal = IdealFct.of(network);
   const messages = collector.completions(ideal);
   const summary = buildSummary({ scenario, network, collector, feed, messages, status, endPs });
   const files = seriesFiles({ scenario, network, collector, messages, sampler, endPs, binPs });

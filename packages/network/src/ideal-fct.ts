@@ -1,6 +1,7 @@
 import { nsToPs, serializationPs, type TimePs } from "@cclab/core-des";
 import type { Topology } from "@cclab/fabric";
 import { traceRoute, type Wiring, wiringOf } from "@cclab/topologies";
+import type { Network } from "./network.js";
 
 /** What the ideal completion time depends on besides the path. */
 export interface IdealFctParams {
@@ -35,6 +36,19 @@ export class IdealFct {
   private readonly paths = new Map<number, Hop[]>();
   private readonly cache = new Map<string, TimePs>();
   private readonly routingPs: TimePs;
+
+  /** The ideal times of a built network, with its host and switch parameters. */
+  static of(network: Network): IdealFct {
+    return new IdealFct(network.topology, {
+      mtuBytes: network.hostConfig.mtuBytes,
+      headerBytes: network.hostConfig.headerBytes,
+      injectionCapGbps: network.hostConfig.injectionCapGbps,
+      receiveRateGbps: network.hostConfig.receiveRateGbps,
+      switching: network.switchConfig.switching,
+      cutThroughBytes: network.switchConfig.headerBytes,
+      routingLatencyNs: network.switchConfig.routingLatencyNs,
+    });
+  }
 
   constructor(
     private readonly topology: Topology,
