@@ -45,6 +45,12 @@ export interface NetworkOptions {
   readonly seed?: number;
   /** A congestion-control scheme run by every switch and host. Default: none. */
   readonly cc?: CcScheme;
+  /**
+   * Per host index, the scheme whose sender and receiver parts that host runs instead of
+   * `cc`'s (`undefined`: `cc`'s parts, or none). Lets host groups run different schemes on
+   * one fabric; the switches run `cc`'s switch and queueing parts.
+   */
+  readonly hostCc?: readonly (CcScheme | undefined)[];
 }
 
 interface Device extends LinkReceiver, LinkSender {
@@ -127,7 +133,14 @@ export class Network {
     const vlCount = this.switchConfig.vlCount;
     const hostCount = fabric.hosts.length;
     // Delivered data packets are recycled unless a CC scheme runs: its parts may keep packets.
-    const packetPool = cc === undefined ? new PacketPool() : undefined;
+    const hostCc = options.hostCc ?? [];
+    if (hostCc.length > fabric.hosts.length) {
+      throw new RangeError(
+        `hostCc lists ${hostCc.length} hosts; the fabric has ${fabric.hosts.length}`,
+      );
+    }
+    const anyCc = cc !== undefined || hostCc.some((scheme) => scheme !== undefined);
+    const packetPool = anyCc ? undefined : new PacketPool();
     fabric.switches.forEach((node, index) => {
       const table = routing.tables[index];
       if (table === undefined)
@@ -166,7 +179,7 @@ export class Network {
     });
     this.wire();
     if (this.discipline === "pfc") this.checkHeadroom(hostPfc!);
-    if (cc !== undefined) this.installScheme(cc, rng);
+    if (anyCc) this.installScheme(cc, hostCc, rng);
   }
 
   /** Queues a message at host `srcHost`; returns its id. */
@@ -353,9 +366,13 @@ export class Network {
     }
   }
 
-  private installScheme(cc: CcScheme, rng: ReturnType<typeof createRng>): void {
+  private installScheme(
+    cc: CcScheme | undefined,
+    hostCc: readonly (CcScheme | undefined)[],
+    rng: ReturnType<typeof createRng>,
+  ): void {
     const scheduler = this.scheduler;
-    if (cc.switchPart !== undefined) {
+    if (cc?.switchPart !== undefined) {
       const factory = cc.switchPart;
       assertSpecVersion(`switch part "${factory.name}"`, factory);
       for (const sw of this.switches) {
@@ -372,6 +389,9 @@ export class Network {
       }
     }
     for (const host of this.hosts) {
+      const scheme = hostCc[host.index] ?? cc;
+      if (scheme === undefined) continue;
+      if (scheme !== cc) assertSpecVersion(`cc scheme "${scheme.name}"`, scheme);
       const context = {
         scheduler,
         rng: rng.split(`host/${host.index}/cc`),
@@ -382,11 +402,12 @@ export class Network {
         sendControl: (packet: Parameters<Hca["sendControl"]>[0]) => host.sendControl(packet),
         resend: (packet: Parameters<Hca["resend"]>[0]) => host.resend(packet),
       };
-      if (cc.senderPart !== undefined)
-        assertSpecVersion(`sender part "${cc.senderPart.name}"`, cc.senderPart);
-      if (cc.receiverPart !== undefined)
-        assertSpecVersion(`receiver part "${cc.receiverPart.name}"`, cc.receiverPart);
-      host.setParts(cc.senderPart?.create(context), cc.receiverPart?.create(context));
+      const { senderPart, receiverPart } = scheme;
+      if (senderPart !== undefined)
+        assertSpecVersion(`sender part "${senderPart.name}"`, senderPart);
+      if (receiverPart !== undefined)
+        assertSpecVersion(`receiver part "${receiverPart.name}"`, receiverPart);
+      host.setParts(senderPart?.create(context), receiverPart?.create(context));
     }
   }
 }

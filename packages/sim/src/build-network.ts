@@ -20,7 +20,7 @@ export function buildNetwork({ scenario, topology }: Resolved): Network {
     // Occupancy series share the metrics bins (µs → ns).
     occupancyBinNs: occupancy ? Math.max(1, Math.round(scenario.metrics.binUs * 1000)) : null,
   };
-  const cc = schemeOf(scenario.cc);
+  const { cc, hostCc } = schemesOf(scenario.cc, topology.fabric.hosts.length);
   const options: NetworkOptions = {
     flowControl: scenario.flowControl,
     switch: switchConfig,
@@ -28,37 +28,37 @@ export function buildNetwork({ scenario, topology }: Resolved): Network {
     seed: scenario.seed,
     ...(hostPfc === undefined ? {} : { hostPfc }),
     ...(cc === undefined ? {} : { cc }),
+    ...(hostCc === undefined ? {} : { hostCc }),
   };
   return new Network(topology, options);
 }
 
 /**
- * One scheme for the whole fabric from the scenario's assignments. The network runs one
- * scheme's host parts on every host, so host groups must cover all hosts with one plugin.
+ * The schemes of a scenario's CC assignments: the switch plugin's parts for every switch
+ * (`cc`), and per host the scheme of its group (`hostCc`). Each plugin's `create` is called
+ * once per assignment, so two groups with the same plugin and other parameters differ.
  */
-function schemeOf(cc: Resolved["scenario"]["cc"]): CcScheme | undefined {
-  if (cc.switch === null && cc.hosts.length === 0) return undefined;
+function schemesOf(
+  assignments: Resolved["scenario"]["cc"],
+  hostCount: number,
+): { cc: CcScheme | undefined; hostCc: (CcScheme | undefined)[] | undefined } {
   const registry = ccPlugins();
-  const switchScheme =
-    cc.switch === null ? undefined : registry.get(cc.switch.plugin)!.create(cc.switch.params);
-  if (cc.hosts.length > 1 || (cc.hosts.length === 1 && cc.hosts[0]!.hosts !== "all")) {
-    throw new RangeError(
-      'cc.hosts: one group with hosts "all" is supported for now (the network runs one host scheme on every host)',
-    );
+  const create = (a: { plugin: string; params: Readonly<Record<string, unknown>> }) =>
+    registry.get(a.plugin)!.create(a.params);
+  let cc: CcScheme | undefined;
+  if (assignments.switch !== null) {
+    const scheme = create(assignments.switch);
+    // Only the switch side of this plugin: its host parts run where cc.hosts says.
+    const { senderPart: _s, receiverPart: _r, ...switchSide } = scheme;
+    cc = switchSide;
   }
-  const group = cc.hosts[0];
-  const hostScheme =
-    group === undefined ? undefined : registry.get(group.plugin)!.create(group.params);
-  const name = [switchScheme?.name, hostScheme?.name].filter((n) => n !== undefined).join("+");
-  const parts = {
-    switchPart: switchScheme?.switchPart,
-    queueingPart: switchScheme?.queueingPart,
-    senderPart: hostScheme?.senderPart,
-    receiverPart: hostScheme?.receiverPart,
-  };
-  return {
-    specVersion: (hostScheme ?? switchScheme)!.specVersion,
-    name,
-    ...Object.fromEntries(Object.entries(parts).filter(([, part]) => part !== undefined)),
-  };
+  if (assignments.hosts.length === 0) return { cc, hostCc: undefined };
+  const hostCc = new Array<CcScheme | undefined>(hostCount).fill(undefined);
+  for (const group of assignments.hosts) {
+    const scheme = create(group);
+    const members =
+      group.hosts === "all" ? Array.from({ length: hostCount }, (_, i) => i) : group.hosts;
+    for (const h of members) hostCc[h] = scheme;
+  }
+  return { cc, hostCc };
 }
