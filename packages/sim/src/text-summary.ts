@@ -5,11 +5,18 @@ const pad = (s: string, n: number) => s.padEnd(n);
 const lpad = (s: string, n: number) => s.padStart(n);
 const fmt = (x: number, digits = 3) => x.toFixed(digits);
 
-/** Rows of a plain text table, columns padded to their widest cell. */
+/**
+ * Rows of a plain text table, columns padded to their widest cell: numbers right-aligned, text
+ * left-aligned.
+ */
 export function table(header: readonly string[], rows: readonly (readonly string[])[]): string[] {
   const widths = header.map((h, c) => Math.max(h.length, ...rows.map((r) => r[c]!.length)));
+  const numeric = header.map((_, c) => rows.every((r) => /^(-|[-+]?[\d.]+)$/.test(r[c]!.trim())));
   const line = (cells: readonly string[]) =>
-    cells.map((cell, c) => (c === 0 ? pad(cell, widths[c]!) : lpad(cell, widths[c]!))).join("  ");
+    cells
+      .map((cell, c) => (numeric[c] ? lpad(cell, widths[c]!) : pad(cell, widths[c]!)))
+      .join("  ")
+      .trimEnd();
   return [line(header), widths.map((w) => "-".repeat(w)).join("  "), ...rows.map(line)];
 }
 
