@@ -63,8 +63,11 @@ export function buildSummary(inputs: SummaryInputs): Summary {
     };
   });
 
-  const mct = new Histogram();
-  const slowdown = new Histogram();
+  // Completion times and slowdowns are exact nearest-rank percentiles (MODEL.md): one value
+  // per message is few enough to keep them all.
+  const exact = { exactLimit: Math.max(1, messages.length) };
+  const mct = new Histogram(exact);
+  const slowdown = new Histogram(exact);
   let lastCompletionPs = -1;
   for (const m of messages) {
     if (m.completedPs > lastCompletionPs) lastCompletionPs = m.completedPs;
