@@ -412,7 +412,9 @@ export class Switch implements LinkReceiver, LinkSender {
     let blocked = false;
     // The inputs with a packet for (out, vl) and a free read port, in round-robin order from
     // `first`: [first, n), then [0, first). A head the switch part drops only clears bits of
-    // inputs already taken from `bits`.
+    // inputs already taken from `bits`. serveInput walks its outputs the same way; the walk is
+    // written out in both rather than shared through a callback, which the hot loop would pay
+    // for on every candidate.
     let from = first;
     let to = n;
     for (let pass = 0; pass < 2; pass++) {
