@@ -88,10 +88,10 @@ describe("trees/many-to-one-4ary3.yaml (at 12 of 30 ms)", async () => {
     expect(total).toBeGreaterThan(0.97 * 40 * (2048 / 2074));
   });
 
-  it("gives 1/4, 1/64 and 1/768 by distance (round-robin worst case)", () => {
-    for (const h of [1, 2, 3]) expect(share(h)).toBeCloseTo(1 / 4, 2);
-    for (let h = 4; h < 16; h++) expect(share(h) * 64).toBeCloseTo(1, 1);
-    for (let h = 16; h < 64; h++) expect(share(h) * 768).toBeCloseTo(1, 0);
+  it("gives 1/4, 1/64 and 1/768 by distance (round-robin worst case, ±10 %)", () => {
+    for (const h of [1, 2, 3]) expect(Math.abs(share(h) * 4 - 1)).toBeLessThan(0.1);
+    for (let h = 4; h < 16; h++) expect(Math.abs(share(h) * 64 - 1)).toBeLessThan(0.1);
+    for (let h = 16; h < 64; h++) expect(Math.abs(share(h) * 768 - 1)).toBeLessThan(0.1);
   });
 });
 
