@@ -45,7 +45,7 @@ describe("ideal message completion time", () => {
       const src = pick % hosts;
       const dst = (src + 1 + (Math.floor(pick / hosts) % (hosts - 1))) % hosts;
       const result = await simulate({
-        name: "lone message",
+        name: "lone-message",
         topology,
         switch: {
           switching,

@@ -38,7 +38,14 @@ export const ccSchema = strictObject({
  * known, so errors can list what that kind allows.
  */
 export const scenarioSchema = strictObject({
-  name: z.string({ error: "must be a non-empty string" }).min(1, "must be a non-empty string"),
+  name: z
+    .string({ error: "must be a non-empty string" })
+    .min(1, "must be a non-empty string")
+    .regex(
+      /^[\w.-]+$/,
+      "may hold letters, digits, '.', '_' and '-' only (it names the result directory)",
+    )
+    .describe("names the result directory"),
   description: z.string().default(""),
   seed: count("seed of every random stream", 0, 2 ** 32 - 1).default(1),
   plugins: z
