@@ -8,7 +8,7 @@ const RATE_GBPS = 10;
 const LATENCY_PS = 100_000;
 
 // Two hosts cabled back to back, credit flow control: the smallest fabric a host runs in.
-function pair(config: Partial<HcaConfig> = {}, vlCount = 1) {
+function pair(config: Partial<HcaConfig> = {}, vlCount = 1, latencyStats = true) {
   const scheduler = new Scheduler();
   const links = new LinkSet(scheduler);
   const hosts: Hca[] = [];
@@ -26,6 +26,7 @@ function pair(config: Partial<HcaConfig> = {}, vlCount = 1) {
         scheduler,
         kinds,
         nextMessageId: () => nextId++,
+        latencyStats,
       }),
     );
   }
@@ -44,6 +45,15 @@ function pair(config: Partial<HcaConfig> = {}, vlCount = 1) {
 }
 
 describe("Hca", () => {
+  it("keeps no latency histograms when told not to, and still completes messages", () => {
+    const { scheduler, a, b } = pair({}, 1, false);
+    a.addMessage({ dstHost: 1, bytes: 5000, startPs: 0 });
+    scheduler.run();
+    expect(b.completions).toHaveLength(1);
+    expect(b.totalLatencyPs.count).toBe(0);
+    expect(b.networkLatencyPs.count).toBe(0);
+  });
+
   it("cuts a message into MTU packets and reassembles it at the receiver", () => {
     const { scheduler, a, b, received } = pair({ mtuBytes: 2048, headerBytes: 26 });
     a.addMessage({ dstHost: 1, bytes: 5000, startPs: 1000 });

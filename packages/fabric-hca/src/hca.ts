@@ -65,6 +65,12 @@ export interface HcaSetup {
    * read packets only during their call). Default: a new packet each time, never reused.
    */
   readonly packetPool?: PacketPool;
+  /**
+   * Whether the host keeps its own latency histograms (`totalLatencyPs`, `networkLatencyPs`).
+   * Default true; a runner that keeps its own (with a warm-up) turns them off: two histogram
+   * updates less per delivered packet.
+   */
+  readonly latencyStats?: boolean;
 }
 
 export interface HcaKinds {
@@ -131,6 +137,7 @@ export class Hca implements LinkReceiver, LinkSender {
   private readonly kinds: HcaKinds;
   private readonly nextMessageId: () => number;
   private readonly packetPool: PacketPool | undefined;
+  private readonly latencyStats: boolean;
   private uplink: Link | undefined;
   private downlink: Link | undefined;
   private readonly queuePairs = new Map<number, QueuePair>();
@@ -165,6 +172,7 @@ export class Hca implements LinkReceiver, LinkSender {
     this.kinds = setup.kinds;
     this.nextMessageId = setup.nextMessageId;
     this.packetPool = setup.packetPool;
+    this.latencyStats = setup.latencyStats ?? true;
     this.receiveBytes = new Float64Array(setup.vlCount);
     this.receiveBlocks = new Int32Array(setup.vlCount);
     this.maxReceiveBytes = new Float64Array(setup.vlCount);
@@ -504,8 +512,10 @@ export class Hca implements LinkReceiver, LinkSender {
     }
     this.packetsReceived++;
     if (packet.kind === "data") {
-      this.totalLatencyPs.add(now - packet.createdPs);
-      this.networkLatencyPs.add(now - packet.injectedPs);
+      if (this.latencyStats) {
+        this.totalLatencyPs.add(now - packet.createdPs);
+        this.networkLatencyPs.add(now - packet.injectedPs);
+      }
       const flowId = packet.flowId;
       this.deliveredBytesByFlow.set(
         flowId,

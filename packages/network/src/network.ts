@@ -51,6 +51,8 @@ export interface NetworkOptions {
    * one fabric; the switches run `cc`'s switch and queueing parts.
    */
   readonly hostCc?: readonly (CcScheme | undefined)[];
+  /** Whether hosts keep their latency histograms (see @cclab/fabric-hca). Default true. */
+  readonly hostLatencyStats?: boolean;
 }
 
 interface Device extends LinkReceiver, LinkSender {
@@ -174,6 +176,7 @@ export class Network {
           kinds: hostKinds,
           nextMessageId: () => this.messageCount++,
           ...(packetPool === undefined ? {} : { packetPool }),
+          latencyStats: options.hostLatencyStats ?? true,
         }),
       );
     });

@@ -26,6 +26,8 @@ export function buildNetwork({ scenario, topology }: Resolved): Network {
     switch: switchConfig,
     host,
     seed: scenario.seed,
+    // The collector keeps latency statistics with the warm-up; the hosts' own would be unused.
+    hostLatencyStats: false,
     ...(hostPfc === undefined ? {} : { hostPfc }),
     ...(cc === undefined ? {} : { cc }),
     ...(hostCc === undefined ? {} : { hostCc }),
