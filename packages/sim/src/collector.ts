@@ -1,7 +1,11 @@
 import { Histogram, type HistogramSummary, jainIndex, type TimePs } from "@cclab/core-des";
 import type { Packet } from "@cclab/fabric";
 import type { IdealFct, Network } from "@cclab/network";
+import { FlowLatencySamples, sortedSummary } from "./latency-samples.js";
 import type { Percentiles } from "./summary.js";
+
+/** Packet latencies kept as samples (12 bytes each: 100 MB at most) before histograms take over. */
+const LATENCY_SAMPLE_LIMIT = 1 << 23;
 
 /** What is known of one flow (one source, destination and SL) during and after the run. */
 export class FlowRecord {
@@ -19,6 +23,8 @@ export class FlowRecord {
   seriesIndex = -1;
 
   constructor(
+    /** Position in order of first message (dense, from 0). */
+    readonly index: number,
     readonly id: number,
     readonly src: number,
     readonly dst: number,
@@ -55,6 +61,8 @@ export class Collector {
   readonly networkLatencyPs = new Histogram();
   readonly marks = { fecn: 0, becn: 0, ecnCe: 0 };
   readonly controlPackets = new Map<string, number>();
+  /** Per-flow packet latencies, until there are too many to keep (then per-flow histograms). */
+  private latencySamples: FlowLatencySamples | undefined;
   /** Flows with a throughput series, in order of their first message. */
   readonly seriesFlows: FlowRecord[] = [];
   /** Per series flow: payload bytes delivered per bin. */
@@ -72,7 +80,9 @@ export class Collector {
     readonly warmupPs: TimePs,
     private readonly binPs: TimePs,
     private readonly maxFlowSeries: number,
+    latencySampleLimit = LATENCY_SAMPLE_LIMIT,
   ) {
+    this.latencySamples = new FlowLatencySamples(latencySampleLimit);
     this.seenCompletions = new Int32Array(network.hosts.length);
     const hosts = network.hosts.length;
     this.byId = new Array(hosts * hosts * network.switchConfig.vlCount).fill(undefined);
@@ -85,7 +95,7 @@ export class Collector {
     const id = (src * this.network.hosts.length + dst) * vlCount + sl;
     let flow = this.flows.get(id);
     if (flow === undefined) {
-      flow = new FlowRecord(id, src, dst, sl, group);
+      flow = new FlowRecord(this.flows.size, id, src, dst, sl, group);
       this.flows.set(id, flow);
       this.byId[id] = flow;
       if (this.seriesFlows.length < this.maxFlowSeries) {
@@ -118,8 +128,13 @@ export class Collector {
       const latency = now - packet.createdPs;
       this.totalLatencyPs.add(latency);
       this.networkLatencyPs.add(now - packet.injectedPs);
-      if (flow.latencyPs === undefined) flow.latencyPs = new Histogram();
-      flow.latencyPs.add(latency);
+      if (this.latencySamples !== undefined) {
+        this.latencySamples.add(flow.index, latency);
+        if (this.latencySamples.full) this.samplesToHistograms();
+      } else {
+        if (flow.latencyPs === undefined) flow.latencyPs = new Histogram();
+        flow.latencyPs.add(latency);
+      }
     }
     const completed = this.network.hosts[packet.dstHost]!.completions.length;
     if (completed !== this.seenCompletions[packet.dstHost]) {
@@ -138,6 +153,41 @@ export class Collector {
       }
       series[bin]! += bytes;
     }
+  }
+
+  // The sample store is full: its samples and every later one go to per-flow histograms.
+  private samplesToHistograms(): void {
+    const flows = [...this.flows.values()];
+    this.latencySamples!.forEach((index, value) => {
+      const flow = flows[index]!;
+      if (flow.latencyPs === undefined) flow.latencyPs = new Histogram();
+      flow.latencyPs.add(value);
+    });
+    this.latencySamples = undefined;
+  }
+
+  /**
+   * Per flow (in `flows` order): its packet latencies after warm-up, in `scale` units: exact
+   * nearest-rank percentiles, or within 0.5 % past the sample store's limit.
+   */
+  flowLatencies(scale: number): (Percentiles | null)[] {
+    const flows = [...this.flows.values()];
+    if (this.latencySamples === undefined) {
+      return flows.map((f) => percentilesOf(f.latencyPs, scale));
+    }
+    const sorted = this.latencySamples.sortedByFlow(flows.length);
+    return sorted.map((values) => {
+      if (values.length === 0) return null;
+      const s = sortedSummary(values, scale);
+      return {
+        count: s.count,
+        mean: round(s.mean),
+        p50: round(s.p50),
+        p99: round(s.p99),
+        p999: round(s.p999),
+        max: round(s.max),
+      };
+    });
   }
 
   /** Completed messages of every host, in completion order per host, with their ideal times. */

@@ -48,7 +48,10 @@ export interface RunInfo {
   readonly startedAt: string;
   readonly finishedAt: string;
   readonly buildMs: number;
+  /** The run itself: from the first event to the last (what events/s is computed over). */
   readonly wallMs: number;
+  /** Collecting the results after the run: completions, summary, series. */
+  readonly summaryMs: number;
   readonly events: number;
   readonly eventsPerSecond: number;
   readonly peakRssBytes: number;
@@ -195,10 +198,12 @@ export async function simulate(
   const violation = creditConservationViolation(network) ?? bufferOverflowViolation(network);
   if (violation !== undefined) throw new RunFailure(`invariant broken: ${violation}`);
   const wallMs = performance.now() - runStart;
+  const summaryStart = performance.now();
   const ideal = IdealFct.of(network);
   const messages = collector.completions(ideal);
   const summary = buildSummary({ scenario, network, collector, feed, messages, status, endPs });
   const files = seriesFiles({ scenario, network, collector, messages, sampler, endPs, binPs });
+  const summaryMs = performance.now() - summaryStart;
   return {
     scenario,
     summary,
@@ -208,6 +213,7 @@ export async function simulate(
       finishedAt: new Date().toISOString(),
       buildMs: Math.round(buildMs),
       wallMs: Math.round(wallMs),
+      summaryMs: Math.round(summaryMs),
       events: scheduler.processed,
       eventsPerSecond: Math.round(wallMs > 0 ? (scheduler.processed * 1000) / wallMs : 0),
       peakRssBytes: process.resourceUsage().maxRSS * 1024,

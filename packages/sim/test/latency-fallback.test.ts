@@ -1,0 +1,37 @@
+import { usToPs } from "@cclab/core-des";
+import { Network } from "@cclab/network";
+import { singleSwitch } from "@cclab/topologies";
+import { describe, expect, it } from "vitest";
+import { Collector } from "../src/collector.js";
+
+// The same run measured with the sample store and with a store too small for it: the
+// fallback to per-flow histograms keeps every sample and agrees within their 0.5 %.
+function latencies(limit: number) {
+  const net = new Network(singleSwitch({ hosts: 4, rateGbps: 10, latencyNs: 100 }));
+  const collector = new Collector(net, 0, usToPs(10), 0, limit);
+  for (const [src, dst] of [
+    [1, 0],
+    [2, 0],
+    [3, 1],
+  ] as const) {
+    collector.offered(src, dst, 0, 200_000, "g");
+    net.addMessage(src, { dstHost: dst, bytes: 200_000, startPs: 0 });
+  }
+  net.run(usToPs(500));
+  return collector.flowLatencies(1e-3);
+}
+
+describe("per-flow packet latencies", () => {
+  it("fall back to histograms past the sample limit without losing samples", () => {
+    const exact = latencies(1 << 20);
+    const fallback = latencies(50);
+    expect(fallback.map((p) => p?.count)).toEqual(exact.map((p) => p?.count));
+    exact.forEach((p, i) => {
+      const q = fallback[i]!;
+      expect(q.max).toBeCloseTo(p!.max, 6);
+      for (const k of ["p50", "p99"] as const) {
+        expect(Math.abs(q[k] - p![k])).toBeLessThanOrEqual(0.005 * p![k] + 1e-6);
+      }
+    });
+  });
+});
