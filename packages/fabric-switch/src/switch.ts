@@ -672,7 +672,8 @@ export class Switch implements LinkReceiver, LinkSender {
     if (bytes > this.occMax[q]!) this.occMax[q] = bytes;
     this.bufferedBytes += delta;
     if (this.bufferedBytes > this.maxBufferedBytes) this.maxBufferedBytes = this.bufferedBytes;
-    this.occupancySeries?.[q]!.set(now, bytes);
+    const series = this.occupancySeries;
+    if (series !== undefined) series[q]!.set(now, bytes);
   }
 
   // Time-weighted mean occupancy of queue q over [start, untilPs].
