@@ -1,4 +1,5 @@
 import type { TimePs } from "@cclab/core-des";
+import type { SwitchPortStats } from "@cclab/fabric-switch";
 import type { Network } from "@cclab/network";
 import type { BlockedSampler } from "./blocked-sampler.js";
 import type { Collector, MessageRecord } from "./collector.js";
@@ -12,6 +13,7 @@ export interface SeriesInputs {
   readonly sampler: BlockedSampler | undefined;
   readonly endPs: TimePs;
   readonly binPs: TimePs;
+  readonly portStats: readonly (readonly SwitchPortStats[])[];
 }
 
 const num = (x: number, digits = 6) => String(+x.toFixed(digits));
@@ -27,7 +29,7 @@ const num = (x: number, digits = 6) => String(+x.toFixed(digits));
  * - `messages.csv`: every completed message with its completion time and slowdown.
  */
 export function seriesFiles(inputs: SeriesInputs): Map<string, string> {
-  const { scenario, network, collector, messages, sampler, endPs, binPs } = inputs;
+  const { scenario, network, collector, messages, sampler, endPs, binPs, portStats } = inputs;
   const files = new Map<string, string>();
   const bins = Math.ceil(endPs / binPs);
   const binUs = (i: number) => num((i * binPs) / 1e6);
@@ -53,7 +55,7 @@ export function seriesFiles(inputs: SeriesInputs): Map<string, string> {
   ];
   const occupancyLines = ["bin_start_us,switch,port,vl,mean_input_bytes"];
   for (const sw of network.switches) {
-    for (const stats of sw.portStats(endPs)) {
+    for (const stats of portStats[sw.index]!) {
       stats.meanInputBytes.forEach((mean, vl) => {
         portLines.push(
           `${sw.name},${stats.port},${vl},${stats.bytesForwarded},${stats.packetsForwarded},${num(mean, 1)},${stats.maxInputBytes[vl]},${num(stats.blockedPs[vl]! / 1e6)},${stats.offTransitions[vl]}`,

@@ -201,8 +201,27 @@ export async function simulate(
   const summaryStart = performance.now();
   const ideal = IdealFct.of(network);
   const messages = collector.completions(ideal);
-  const summary = buildSummary({ scenario, network, collector, feed, messages, status, endPs });
-  const files = seriesFiles({ scenario, network, collector, messages, sampler, endPs, binPs });
+  const portStats = network.switches.map((sw) => sw.portStats(endPs));
+  const summary = buildSummary({
+    scenario,
+    network,
+    collector,
+    feed,
+    messages,
+    status,
+    endPs,
+    portStats,
+  });
+  const files = seriesFiles({
+    scenario,
+    network,
+    collector,
+    messages,
+    sampler,
+    endPs,
+    binPs,
+    portStats,
+  });
   const summaryMs = performance.now() - summaryStart;
   return {
     scenario,

@@ -1,4 +1,5 @@
 import { Histogram, psToUs, type TimePs } from "@cclab/core-des";
+import type { SwitchPortStats } from "@cclab/fabric-switch";
 import type { Network } from "@cclab/network";
 import {
   type Collector,
@@ -22,11 +23,13 @@ export interface SummaryInputs {
   readonly messages: readonly MessageRecord[];
   readonly status: Summary["status"];
   readonly endPs: TimePs;
+  /** Per switch, its ports' statistics at `endPs` (computed once for the summary and the CSVs). */
+  readonly portStats: readonly (readonly SwitchPortStats[])[];
 }
 
 /** `summary.json` from a finished run (see {@link summarySchema} for every field's meaning). */
 export function buildSummary(inputs: SummaryInputs): Summary {
-  const { scenario, network, collector, feed, messages, status, endPs } = inputs;
+  const { scenario, network, collector, feed, messages, status, endPs, portStats } = inputs;
   const warmupPs = Math.min(collector.warmupPs, endPs);
   const hostName = (h: number) => network.topology.fabric.hosts[h]!.name;
   const latencies = collector.flowLatencies(PS_TO_NS);
@@ -124,14 +127,17 @@ export function buildSummary(inputs: SummaryInputs): Summary {
     },
     groups,
     flows: flowRows,
-    congestedPorts: congestedPorts(network, endPs),
+    congestedPorts: congestedPorts(network, portStats),
   };
 }
 
-function congestedPorts(network: Network, endPs: TimePs): Summary["congestedPorts"] {
+function congestedPorts(
+  network: Network,
+  portStats: readonly (readonly SwitchPortStats[])[],
+): Summary["congestedPorts"] {
   const rows: Summary["congestedPorts"][number][] = [];
   for (const sw of network.switches) {
-    for (const stats of sw.portStats(endPs)) {
+    for (const stats of portStats[sw.index]!) {
       stats.meanInputBytes.forEach((mean, vl) => {
         if (mean <= 0 && stats.blockedPs[vl]! <= 0) return;
         rows.push({
