@@ -319,7 +319,7 @@ export class Hca implements LinkReceiver, LinkSender {
     this.trySend();
   }
 
-  receivePacket(packet: Packet, _port: number): void {
+  receivePacket(packet: Packet, _port: number, _tailArrivalPs: TimePs): void {
     const vl = packet.vl;
     this.receiveBytes[vl]! += packet.sizeBytes;
     this.receiveBlocks[vl]! += creditBlocks(packet.sizeBytes);

@@ -1,4 +1,10 @@
-import { nsToPs, type RngStream, type Scheduler, TimeWeightedAverage } from "@cclab/core-des";
+import {
+  nsToPs,
+  type RngStream,
+  type Scheduler,
+  type TimePs,
+  TimeWeightedAverage,
+} from "@cclab/core-des";
 import {
   creditBlocks,
   Fifo,
@@ -104,6 +110,14 @@ export class Switch implements LinkReceiver, LinkSender {
   private readonly xbarVlRr: Int32Array;
   private readonly outLink: (Link | undefined)[];
   private readonly inLink: (Link | undefined)[];
+  /**
+   * The packet last received on each input and when its tail arrives there. A packet cut
+   * through before its tail arrived is always the last one its input received (the next
+   * one's header cannot arrive before its tail), so this is all the tail timing forwarding
+   * needs: any other packet's tail has arrived already.
+   */
+  private readonly lastIn: (Packet | undefined)[];
+  private readonly lastInTailPs: Float64Array;
   private readonly queues: InputQueueSet[] = [];
   /**
    * Time-weighted input occupancy per (port, VL), as flat arrays: the area under the curve up
@@ -205,6 +219,8 @@ export class Switch implements LinkReceiver, LinkSender {
     this.crossbarFree = new Int32Array(words);
     this.outLink = new Array(portCount).fill(undefined);
     this.inLink = new Array(portCount).fill(undefined);
+    this.lastIn = new Array(portCount).fill(undefined);
+    this.lastInTailPs = new Float64Array(portCount);
     this.readBusy = new Int32Array(portCount);
     this.outBusy = new Uint8Array(portCount);
     this.outInput = new Int32Array(portCount);
@@ -295,7 +311,9 @@ export class Switch implements LinkReceiver, LinkSender {
 
   // --- events -------------------------------------------------------------------------------
 
-  receivePacket(packet: Packet, inPort: number): void {
+  receivePacket(packet: Packet, inPort: number, tailArrivalPs: TimePs): void {
+    this.lastIn[inPort] = packet;
+    this.lastInTailPs[inPort] = tailArrivalPs;
     packet.hops++;
     const out = this.route(packet);
     packet.outPort = out;
@@ -577,7 +595,8 @@ export class Switch implements LinkReceiver, LinkSender {
     this.outputBytes[out * this.vlCount + packet.vl]! += packet.sizeBytes;
     const crossed =
       now + Math.ceil(this.outLink[out]!.serPs(packet.sizeBytes) / this.config.speedup);
-    const endPs = packet.tailArrivalPs > crossed ? packet.tailArrivalPs : crossed;
+    const tail = this.tailArrivalPs(input, packet);
+    const endPs = tail > crossed ? tail : crossed;
     this.scheduler.schedule(endPs, this.kinds.transferEnd, (this.index << PORT_BITS) | out);
   }
 
@@ -616,11 +635,16 @@ export class Switch implements LinkReceiver, LinkSender {
     this.outPackets[out]!++;
     // MODEL.md: a packet cut through before its tail arrived cannot finish before it does.
     const serialized = now + link.serPs(packet.sizeBytes);
-    const endPs =
-      source >= 0 && packet.tailArrivalPs > serialized ? packet.tailArrivalPs : serialized;
+    const tail = source >= 0 ? this.tailArrivalPs(source, packet) : 0;
+    const endPs = tail > serialized ? tail : serialized;
     this.part?.onTransmit?.(packet, source, out);
     link.transmit(packet, endPs);
     this.scheduler.schedule(endPs, this.kinds.txEnd, (this.index << PORT_BITS) | out);
+  }
+
+  // When the tail of `packet`, received on `input`, arrives; 0 when it has (see `lastIn`).
+  private tailArrivalPs(input: number, packet: Packet): TimePs {
+    return this.lastIn[input] === packet ? this.lastInTailPs[input]! : 0;
   }
 
   // The packet's last byte has left the input buffer: free its read port and buffer, and

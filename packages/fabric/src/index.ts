@@ -40,3 +40,4 @@ export {
 export { Link, type LinkReceiver, type LinkSender, LinkSet, type ReceiveTiming } from "./link.js";
 export { Ecn, type EcnCodePoint, Packet, type PacketKind, PacketPool } from "./packet.js";
 export type { InputQueueSet, QueueingPart, QueueSetContext } from "./queueing.js";
+export { RecordRing } from "./record-ring.js";

@@ -15,13 +15,13 @@ describe("Link, a delay line", () => {
     const scheduler = new Scheduler();
     const links = new LinkSet(scheduler);
     const link = links.add(10, 50_000, 1);
-    const got: [number, number][] = [];
+    const got: [number, number, number][] = [];
     const state = new PortFlowState("credit", 1, 100);
     link.connect(
       { flowControlChanged: () => {} },
       0,
       state,
-      { receivePacket: (p) => got.push([p.sizeBytes, scheduler.nowPs]) },
+      { receivePacket: (p, _port, tail) => got.push([p.sizeBytes, scheduler.nowPs, tail]) },
       3,
       { cutThroughBytes: 64, processingPs: 7 },
     );
@@ -32,12 +32,12 @@ describe("Link, a delay line", () => {
     scheduler.run({ untilPs: serializationPs(1000, 10) });
     link.transmit(b, scheduler.nowPs + serializationPs(32, 10));
     scheduler.run();
+    const tailB = serializationPs(1000, 10) + serializationPs(32, 10) + 50_000;
     expect(got).toEqual([
-      [1000, 50_000 + serializationPs(64, 10) + 7],
+      [1000, 50_000 + serializationPs(64, 10) + 7, serializationPs(1000, 10) + 50_000],
       // A packet shorter than the header is usable only when all of it is in.
-      [32, serializationPs(1000, 10) + serializationPs(32, 10) + 50_000 + 7],
+      [32, tailB + 7, tailB],
     ]);
-    expect(a.tailArrivalPs).toBe(serializationPs(1000, 10) + 50_000);
   });
 
   it("returns credits one latency later and pause frames after 64 B plus latency", () => {

@@ -1,16 +1,18 @@
 import { type Scheduler, serializationPs, type TimePs } from "@cclab/core-des";
-import { Fifo } from "./fifo.js";
 import { creditBlocks, PAUSE_FRAME_BYTES, type PortFlowState } from "./flow-control.js";
 import type { Packet } from "./packet.js";
+import { RecordRing } from "./record-ring.js";
 
 /** The device at the far end of a link: it gets each packet once its header is usable. */
 export interface LinkReceiver {
   /**
-   * Called at `packet.arrivalPs`, when the packet may be acted on: under virtual cut-through
-   * once its header has arrived and been routed, otherwise once its tail has arrived (plus any
-   * processing delay). `packet.tailArrivalPs` tells when its last byte arrives.
+   * Called when the packet may be acted on: under virtual cut-through once its header has
+   * arrived and been routed, otherwise once its tail has arrived (plus any processing delay).
+   * `tailArrivalPs` is when its last byte arrives (≤ now unless it is cut through). The
+   * packet's timing lives in the link, not in the packet: a double field of an object is a
+   * separate heap number in V8, one more cache miss per hop (uniform256 bench).
    */
-  receivePacket(packet: Packet, port: number): void;
+  receivePacket(packet: Packet, port: number, tailArrivalPs: TimePs): void;
 }
 
 /** The device at the near end: told when credits or pause state of its port changed. */
@@ -39,16 +41,18 @@ export interface ReceiveTiming {
 export class Link {
   /**
    * Packets on the wire, in sending order, chained through `Packet.queueNext` (no ring buffer
-   * per link to miss the cache on); each delivers at its `arrivalPs`.
+   * of objects per link to miss the cache on).
    */
   private firstInFlight: Packet | undefined = undefined;
   private lastInFlight: Packet | undefined = undefined;
+  /** Their times, in the same order: (arrival at the receiver, tail arrival). */
+  private readonly times = new RecordRing(2, 16);
   /**
-   * Flow-control updates on their way back: triples (dueTimePs, vl, value). A fabric uses one
+   * Flow-control updates on their way back: (dueTimePs, vl, value). A fabric uses one
    * discipline, so every update on a link has the same delay (latency for credits, pause
    * frame + latency for PFC) and the FIFO stays in time order.
    */
-  private readonly backward = new Fifo<number>(48);
+  private readonly backward = new RecordRing(3, 16);
   /** Credit blocks on the wire forward, per VL (part of credit conservation). */
   readonly blocksInFlight: Int32Array;
   /** Credit blocks on their way back to the sender, per VL. */
@@ -128,11 +132,14 @@ export class Link {
     const now = this.scheduler.nowPs;
     const tail = endPs + this.latencyPs;
     const timing = this.timing;
-    packet.tailArrivalPs = tail;
-    packet.arrivalPs =
+    const arrival =
       packet.sizeBytes > timing.cutThroughBytes
         ? now + this.headerDelayPs
         : tail + timing.processingPs;
+    const times = this.times;
+    const at = times.pushIndex();
+    times.data[at] = arrival;
+    times.data[at + 1] = tail;
     this.blocksInFlight[packet.vl]! += creditBlocks(packet.sizeBytes);
     this.bytesSent += packet.sizeBytes;
     this.payloadBytesSent += packet.payloadBytes;
@@ -142,7 +149,7 @@ export class Link {
     this.lastInFlight = packet;
     if (last === undefined) {
       this.firstInFlight = packet;
-      this.scheduler.schedule(packet.arrivalPs, this.deliverKind, this.index);
+      this.scheduler.schedule(arrival, this.deliverKind, this.index);
     } else {
       last.queueNext = packet;
     }
@@ -169,15 +176,18 @@ export class Link {
   deliverHead(): void {
     const packet = this.firstInFlight!;
     this.blocksInFlight[packet.vl]! -= creditBlocks(packet.sizeBytes);
+    const times = this.times;
+    const tail = times.data[times.headIndex() + 1]!;
+    times.shift();
     const next = packet.queueNext;
     this.firstInFlight = next;
     if (next === undefined) {
       this.lastInFlight = undefined;
     } else {
       packet.queueNext = undefined;
-      this.scheduler.schedule(next.arrivalPs, this.deliverKind, this.index);
+      this.scheduler.schedule(times.data[times.headIndex()]!, this.deliverKind, this.index);
     }
-    this.receiver!.receivePacket(packet, this.receiverPort);
+    this.receiver!.receivePacket(packet, this.receiverPort, tail);
   }
 
   /** Event handler: flow-control updates due now have reached the sender. */
@@ -185,10 +195,12 @@ export class Link {
     const now = this.scheduler.nowPs;
     const queue = this.backward;
     const state = this.senderState!;
-    while (queue.length !== 0 && queue.peek()! <= now) {
+    const data = queue.data;
+    while (queue.length !== 0 && data[queue.headIndex()]! <= now) {
+      const at = queue.headIndex();
+      const vl = data[at + 1]!;
+      const value = data[at + 2]!;
       queue.shift();
-      const vl = queue.shift()!;
-      const value = queue.shift()!;
       if (value >= 0) {
         this.creditsReturning[vl]! -= value;
         state.credits[vl]! += value;
@@ -196,16 +208,19 @@ export class Link {
         state.paused[vl] = value === -1 ? 1 : 0;
       }
     }
-    if (queue.length !== 0) this.scheduler.schedule(queue.peek()!, this.backwardKind, this.index);
+    if (queue.length !== 0) {
+      this.scheduler.schedule(data[queue.headIndex()]!, this.backwardKind, this.index);
+    }
     this.sender!.flowControlChanged(this.senderPort);
   }
 
   private pushBackward(dueTimePs: TimePs, vl: number, value: number): void {
     const queue = this.backward;
     const wasEmpty = queue.length === 0;
-    queue.push(dueTimePs);
-    queue.push(vl);
-    queue.push(value);
+    const at = queue.pushIndex();
+    queue.data[at] = dueTimePs;
+    queue.data[at + 1] = vl;
+    queue.data[at + 2] = value;
     if (wasEmpty) this.scheduler.schedule(dueTimePs, this.backwardKind, this.index);
   }
 }

@@ -32,8 +32,8 @@ export type EcnCodePoint = (typeof Ecn)[keyof typeof Ecn];
 
 /**
  * One packet. Devices hand the same object from hop to hop (no copy per hop); the fields
- * a hop changes (`vl`, `outPort`, `arrivalPs`, `tailArrivalPs`, `hops`) describe the current
- * hop. Sizes are whole bytes on the wire, header included.
+ * a hop changes (`vl`, `outPort`, `hops`) describe the current hop; its arrival times at
+ * the current hop are kept by the link that carries it (see `LinkReceiver`). Sizes are whole bytes on the wire, header included.
  */
 export class Packet {
   // Field order is memory order: the fields every hop reads and writes come first, so that a
@@ -57,10 +57,6 @@ export class Packet {
    * in one such place at a time; `undefined` when it is last or in none.
    */
   queueNext: Packet | undefined = undefined;
-  /** When the current hop received the packet's header (after routing latency). */
-  arrivalPs: TimePs = 0;
-  /** When the packet's last byte reaches (or reached) the current hop. */
-  tailArrivalPs: TimePs = 0;
   /** Application bytes carried (0 for control packets). */
   payloadBytes = 0;
   kind: PacketKind = "data";
@@ -124,8 +120,6 @@ export class PacketPool {
     packet.ecn = Ecn.notCapable;
     packet.createdPs = 0;
     packet.injectedPs = 0;
-    packet.arrivalPs = 0;
-    packet.tailArrivalPs = 0;
     packet.hops = 0;
     packet.outPort = -1;
     packet.control = undefined;
