@@ -88,13 +88,22 @@ class QueuePair {
   queuedBytes = 0;
   /** Payload bytes packetised and started so far. */
   injectedBytes = 0;
+  /** True while it has data: in the rotation, or parked until its gate allows it. */
   active = false;
+  /** Parked until this time (its gate said so), or −1 while in the rotation or idle. */
+  parkedUntilPs: TimePs = -1;
+  /** Order among queue pairs parked until the same time. */
+  parkedSeq = 0;
+  /** True when its next packet is shorter than a full one (the end of a message). */
+  shortHead = false;
   gate: FlowGate | undefined;
 
   constructor(
     readonly flowId: number,
     readonly dstHost: number,
     readonly sl: number,
+    /** The VL its packets use. */
+    readonly vl: number,
   ) {}
 }
 
@@ -141,7 +150,31 @@ export class Hca implements LinkReceiver, LinkSender {
   private uplink: Link | undefined;
   private downlink: Link | undefined;
   private readonly queuePairs = new Map<number, QueuePair>();
+  /** Queue pairs with data whose gate allowed them when last asked, in round-robin order. */
   private readonly active = new Fifo<QueuePair>(8);
+  /**
+   * Queue pairs with data held by their gate, as a binary min-heap on (parkedUntilPs,
+   * parkedSeq). They rejoin the back of the rotation when their time comes, so a send decision
+   * looks at the queue pairs that may send, not at every throttled one (a host of a 648-node
+   * fabric has hundreds of queue pairs).
+   */
+  private readonly parked: QueuePair[] = [];
+  private parkSeq = 0;
+  /** Per VL: the smallest packet size the uplink refused in the current send decision. */
+  private readonly refusedBytes: Float64Array;
+  /**
+   * A send decision that found nothing to send is not repeated while nothing it depended on
+   * has changed: the queue pairs in the rotation and their heads (`rotationVersion`) and the
+   * uplink's room, which may only have shrunk (credits no more, pauses no fewer). Without this
+   * every credit return to a blocked host scanned all its queue pairs.
+   */
+  private rotationVersion = 0;
+  private refusedVersion = -1;
+  private readonly refusedCredits: Int32Array;
+  private readonly refusedPaused: Uint8Array;
+  /** Per VL: queue pairs in the rotation, and those of them whose next packet is short. */
+  private readonly rotationCount: Int32Array;
+  private readonly rotationShort: Int32Array;
   private readonly control = new Fifo<Packet>(4);
   private readonly resends = new Fifo<Packet>(4);
   private readonly arrivals: { message: Message; id: number }[] = [];
@@ -177,7 +210,25 @@ export class Hca implements LinkReceiver, LinkSender {
     this.receiveBlocks = new Int32Array(setup.vlCount);
     this.maxReceiveBytes = new Float64Array(setup.vlCount);
     this.pausedUpstream = new Uint8Array(setup.vlCount);
+    this.refusedBytes = new Float64Array(setup.vlCount);
+    this.refusedCredits = new Int32Array(setup.vlCount);
+    this.refusedPaused = new Uint8Array(setup.vlCount);
+    this.rotationCount = new Int32Array(setup.vlCount);
+    this.rotationShort = new Int32Array(setup.vlCount);
     this.uplinkFlow = new PortFlowState(setup.discipline, setup.vlCount, 0);
+  }
+
+  /** Rate of the host's uplink, Gb/s (after {@link attach}). */
+  uplinkRateGbps(): number {
+    return this.uplink!.rateGbps;
+  }
+
+  /** The CC parts this host runs, for reading their counters and samples. */
+  get parts(): { readonly sender?: SenderPart; readonly receiver?: ReceiverPart } {
+    return {
+      ...(this.senderPart === undefined ? {} : { sender: this.senderPart }),
+      ...(this.receiverPart === undefined ? {} : { receiver: this.receiverPart }),
+    };
   }
 
   attach(uplink: Link, downlink: Link): void {
@@ -292,7 +343,8 @@ export class Hca implements LinkReceiver, LinkSender {
       qp.queuedBytes += message.bytes;
       if (!qp.active) {
         qp.active = true;
-        this.active.push(qp);
+        qp.shortHead = message.bytes < this.config.mtuBytes;
+        this.joinRotation(qp);
       }
     }
     if (this.arrivalCursor > 1024 && this.arrivalCursor * 2 > this.arrivals.length) {
@@ -309,6 +361,15 @@ export class Hca implements LinkReceiver, LinkSender {
     this.trySend();
   }
 
+  /**
+   * A CC sender part says some gate may now allow its flow earlier than it last said (a rate
+   * went up): parked queue pairs rejoin the rotation and are asked again.
+   */
+  gatesChanged(): void {
+    while (this.parked.length !== 0) this.joinRotation(this.unparkTop());
+    this.trySend();
+  }
+
   /** Event handler: a CC gate or the injection cap allows sending now. */
   wake(): void {
     if (this.wakeAtPs <= this.scheduler.nowPs) this.wakeAtPs = Number.POSITIVE_INFINITY;
@@ -320,6 +381,7 @@ export class Hca implements LinkReceiver, LinkSender {
   }
 
   receivePacket(packet: Packet, _port: number, _tailArrivalPs: TimePs): void {
+    this.receiverPart?.onArrive?.(packet);
     const vl = packet.vl;
     this.receiveBytes[vl]! += packet.sizeBytes;
     this.receiveBlocks[vl]! += creditBlocks(packet.sizeBytes);
@@ -359,7 +421,8 @@ export class Hca implements LinkReceiver, LinkSender {
       return;
     }
     if (this.nextStartPs > now) {
-      if (this.active.length !== 0 || this.resends.length !== 0) this.wakeAt(this.nextStartPs);
+      if (this.active.length !== 0 || this.resends.length !== 0 || this.parked.length !== 0)
+        this.wakeAt(this.nextStartPs);
       return;
     }
     const resend = this.resends.peek();
@@ -371,7 +434,19 @@ export class Hca implements LinkReceiver, LinkSender {
       this.spaceNextStart(now, resend.sizeBytes);
       return;
     }
-    let earliest = Number.POSITIVE_INFINITY;
+    // Parked queue pairs whose time has come rejoin the rotation, in time order.
+    while (this.parked.length !== 0 && this.parked[0]!.parkedUntilPs <= now) {
+      this.joinRotation(this.unparkTop());
+    }
+    if (
+      (this.refusedVersion === this.rotationVersion && this.roomNotGrown()) ||
+      this.noRoomForAny(now)
+    ) {
+      if (this.parked.length !== 0) this.wakeAt(this.parked[0]!.parkedUntilPs);
+      return;
+    }
+    const refused = this.refusedBytes;
+    refused.fill(Number.POSITIVE_INFINITY);
     const count = this.active.length;
     for (let k = 0; k < count; k++) {
       const qp = this.active.shift()!;
@@ -381,31 +456,124 @@ export class Hca implements LinkReceiver, LinkSender {
         if (gate.windowOpen !== undefined && !gate.windowOpen()) continue;
         const allowedPs = gate.nextSendPs(now);
         if (allowedPs > now) {
-          if (allowedPs < earliest) earliest = allowedPs;
+          this.active.removeAt(this.active.length - 1);
+          this.leaveRotation(qp);
+          this.park(qp, allowedPs);
           continue;
         }
       }
       const head = qp.messages.peek()!;
       const payload = Math.min(this.config.mtuBytes, head.bytes - qp.sentOfHead);
       const size = payload + this.config.headerBytes;
-      const vl = qp.sl % this.vlCount;
+      const vl = qp.vl;
+      // Room on the uplink only grows with less to send: a size refused once this decision
+      // is refused again without asking.
+      if (size >= refused[vl]!) continue;
       if (!flow.canSend(vl, size)) {
         flow.markBlocked(vl, now);
+        refused[vl] = size;
         continue;
       }
       flow.markUnblocked(vl, now);
       const packet = this.dataPacket(qp, head, payload, size, vl);
+      this.leaveRotation(qp);
       if (qp.queuedBytes === 0) {
         // The queue pair is empty: take it out of the rotation (it was pushed to the back).
         this.active.removeAt(this.active.length - 1);
         qp.active = false;
+      } else {
+        const next = qp.messages.peek()!;
+        qp.shortHead = next.bytes - qp.sentOfHead < this.config.mtuBytes;
+        this.rotationCount[vl]!++;
+        if (qp.shortHead) this.rotationShort[vl]!++;
       }
       gate?.onSent?.(packet);
+      this.rotationVersion++; // a queue pair's head moved on
       this.transmit(packet);
       this.spaceNextStart(now, size);
       return;
     }
-    if (earliest !== Number.POSITIVE_INFINITY) this.wakeAt(earliest);
+    this.refusedVersion = this.rotationVersion;
+    this.refusedCredits.set(flow.credits);
+    this.refusedPaused.set(flow.paused);
+    if (this.parked.length !== 0) this.wakeAt(this.parked[0]!.parkedUntilPs);
+  }
+
+  private joinRotation(qp: QueuePair): void {
+    this.active.push(qp);
+    this.rotationCount[qp.vl]!++;
+    if (qp.shortHead) this.rotationShort[qp.vl]!++;
+    this.rotationVersion++;
+  }
+
+  // Bookkeeping only: the caller takes it out of `active`.
+  private leaveRotation(qp: QueuePair): void {
+    this.rotationCount[qp.vl]!--;
+    if (qp.shortHead) this.rotationShort[qp.vl]!--;
+  }
+
+  // True when no queue pair in the rotation could send even the smallest packet its VL may
+  // hold next (a full one, unless some head is short): the decision is over without a scan,
+  // which matters on a blocked uplink with hundreds of queue pairs.
+  private noRoomForAny(now: TimePs): boolean {
+    const flow = this.uplinkFlow;
+    const full = this.config.mtuBytes + this.config.headerBytes;
+    const smallest = this.config.headerBytes + 1;
+    for (let vl = 0; vl < this.vlCount; vl++) {
+      if (this.rotationCount[vl] === 0) continue;
+      if (flow.canSend(vl, this.rotationShort[vl] === 0 ? full : smallest)) return false;
+    }
+    for (let vl = 0; vl < this.vlCount; vl++) {
+      if (this.rotationCount[vl] !== 0) flow.markBlocked(vl, now);
+    }
+    return true;
+  }
+
+  // True when the uplink can take nothing it refused at the last fruitless send decision.
+  private roomNotGrown(): boolean {
+    const flow = this.uplinkFlow;
+    for (let vl = 0; vl < this.vlCount; vl++) {
+      if (flow.credits[vl]! > this.refusedCredits[vl]!) return false;
+      if (flow.paused[vl]! < this.refusedPaused[vl]!) return false;
+    }
+    return true;
+  }
+
+  // --- parked queue pairs: a binary min-heap on (parkedUntilPs, parkedSeq) ------------------
+
+  private park(qp: QueuePair, untilPs: TimePs): void {
+    qp.parkedUntilPs = untilPs;
+    qp.parkedSeq = this.parkSeq++;
+    const heap = this.parked;
+    let k = heap.length;
+    heap.push(qp);
+    while (k > 0) {
+      const parent = (k - 1) >> 1;
+      if (!parkedBefore(qp, heap[parent]!)) break;
+      heap[k] = heap[parent]!;
+      k = parent;
+    }
+    heap[k] = qp;
+  }
+
+  private unparkTop(): QueuePair {
+    const heap = this.parked;
+    const top = heap[0]!;
+    const last = heap.pop()!;
+    if (heap.length !== 0) {
+      let k = 0;
+      for (;;) {
+        let child = 2 * k + 1;
+        if (child >= heap.length) break;
+        if (child + 1 < heap.length && parkedBefore(heap[child + 1]!, heap[child]!)) child++;
+        if (!parkedBefore(heap[child]!, last)) break;
+        heap[k] = heap[child]!;
+        k = child;
+      }
+      heap[k] = last;
+    }
+    top.parkedUntilPs = -1;
+    return top;
   }
 
   private dataPacket(
@@ -466,8 +634,8 @@ export class Hca implements LinkReceiver, LinkSender {
     const key = dstHost * this.vlCount + sl;
     let qp = this.queuePairs.get(key);
     if (qp === undefined) {
-      const flowId = (this.index * this.hostCount + dstHost) * this.vlCount + sl;
-      qp = new QueuePair(flowId, dstHost, sl);
+      const flowId = flowIdOf(this.index, dstHost, sl, this.hostCount, this.vlCount);
+      qp = new QueuePair(flowId, dstHost, sl, sl % this.vlCount);
       qp.gate = this.senderPart?.openFlow({ flowId, srcHost: this.index, dstHost, sl });
       this.queuePairs.set(key, qp);
     }
@@ -543,10 +711,42 @@ export class Hca implements LinkReceiver, LinkSender {
       this.listener?.(packet, now);
       if (this.senderPart?.onControl !== undefined) {
         this.senderPart.onControl(packet);
+        this.rotationVersion++;
         this.trySend(); // the control packet may have opened a window or moved a rate
       }
     }
   }
+}
+
+function parkedBefore(a: QueuePair, b: QueuePair): boolean {
+  return (
+    a.parkedUntilPs < b.parkedUntilPs ||
+    (a.parkedUntilPs === b.parkedUntilPs && a.parkedSeq < b.parkedSeq)
+  );
+}
+
+/**
+ * The flow id of the queue pair from `srcHost` to `dstHost` at service level `sl`: unique in
+ * a network of `hostCount` hosts and `vlCount` VLs. {@link flowEndpoints} inverts it.
+ */
+export function flowIdOf(
+  srcHost: number,
+  dstHost: number,
+  sl: number,
+  hostCount: number,
+  vlCount: number,
+): number {
+  return (srcHost * hostCount + dstHost) * vlCount + sl;
+}
+
+/** The source, destination and SL of a flow id made by {@link flowIdOf}. */
+export function flowEndpoints(
+  flowId: number,
+  hostCount: number,
+  vlCount: number,
+): { srcHost: number; dstHost: number; sl: number } {
+  const pair = Math.floor(flowId / vlCount);
+  return { srcHost: Math.floor(pair / hostCount), dstHost: pair % hostCount, sl: flowId % vlCount };
 }
 
 /** Registers the host event kinds on a scheduler, dispatching to `hosts` by index. */

@@ -1,5 +1,7 @@
 export {
   type DeliveryListener,
+  flowEndpoints,
+  flowIdOf,
   Hca,
   type HcaKinds,
   type HcaSetup,

@@ -296,6 +296,11 @@ export class Switch implements LinkReceiver, LinkSender {
     this.part = part;
   }
 
+  /** The switch part of the CC scheme, if any (for reading its counters). */
+  get ccPart(): SwitchPart | undefined {
+    return this.part;
+  }
+
   /** A read-only view of one port, for switch parts of CC schemes. */
   portView(port: number): PortView {
     const v = this.vlCount;

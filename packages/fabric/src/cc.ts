@@ -24,6 +24,18 @@ export interface PortView {
   isBlocked(vl: number): boolean;
 }
 
+/**
+ * What a part reports for the results (all optional): counters summed over every device into
+ * the run summary, and per-flow variables (e.g. a sender's rate) sampled at each bin of the
+ * `cc` series. Reading them must not change the part's state.
+ */
+export interface CcObservable {
+  /** Event counts so far, by name (e.g. `fecnMarked`). */
+  counters?(): Readonly<Record<string, number>>;
+  /** Calls `visit` once per flow and variable with its current value. */
+  sampleFlows?(visit: (flowId: number, variable: string, value: number) => void): void;
+}
+
 /** Services every part receives. */
 export interface PartServices {
   readonly scheduler: Scheduler;
@@ -37,6 +49,10 @@ export interface SwitchPartContext extends PartServices {
   readonly switchIndex: number;
   readonly portCount: number;
   port(index: number): PortView;
+  /** Input buffer per VL at `port`, bytes (the shared memory's size in the shared model). */
+  inputBufferBytes(port: number): number;
+  /** True when `port` is cabled to a host (e.g. for InfiniBand's Victim_Mask). */
+  facesHost(port: number): boolean;
   /**
    * Sends a control packet (e.g. a BCN frame or a NACK back toward a source), routed by
    * `packet.dstHost` like any packet and queued ahead of data on its output port.
@@ -45,7 +61,7 @@ export interface SwitchPartContext extends PartServices {
 }
 
 /** Hooks a switch calls; a missing hook is never called and costs nothing. */
-export interface SwitchPart {
+export interface SwitchPart extends CcObservable {
   /** A packet was buffered at `inPort` (may mark FECN/ECN from queue state). */
   onEnqueue?(packet: Packet, inPort: number): void;
   /**
@@ -74,10 +90,18 @@ export interface HostPartContext extends PartServices {
   readonly hostCount: number;
   /** The host's own uplink port. */
   readonly port: PortView;
+  /** Rate of the host's uplink, Gb/s (e.g. to space packets by a delay after each one). */
+  readonly uplinkRateGbps: number;
   /** Size to give control packets (ACK, CNP, ...) this host sends, bytes (host configuration). */
   readonly controlPacketBytes: number;
   /** Sends a control packet from this host, ahead of its data. */
   sendControl(packet: Packet): void;
+  /**
+   * Tells the host that a flow gate may now allow sending earlier than it said when last
+   * asked (e.g. a timer raised a rate); the host asks its gates again at once. Without this a
+   * gate that said "not before t" is asked again at t.
+   */
+  gatesChanged(): void;
   /**
    * Sends a data packet of this host again (one a switch part dropped and reported), ahead of
    * new data; the receiver then sees it once.
@@ -85,8 +109,13 @@ export interface HostPartContext extends PartServices {
   resend(packet: Packet): void;
 }
 
-export interface ReceiverPart {
-  /** A data packet has been delivered to this host. */
+export interface ReceiverPart extends CcObservable {
+  /**
+   * A packet (data or control) has reached this host's receive buffer, before the host's
+   * receive service: where a notification meant to be sent "as fast as possible" starts.
+   */
+  onArrive?(packet: Packet): void;
+  /** A data packet has been delivered to this host (after the receive service). */
   onData?(packet: Packet): void;
 }
 
@@ -119,7 +148,7 @@ export interface FlowGate {
   onSent?(packet: Packet): void;
 }
 
-export interface SenderPart {
+export interface SenderPart extends CcObservable {
   openFlow(flow: FlowInfo): FlowGate;
   /** A control packet for this host arrived (CNP, BECN, ACK, grant ...). */
   onControl?(packet: Packet): void;

@@ -1,5 +1,6 @@
 export {
   assertSpecVersion,
+  type CcObservable,
   type CcScheme,
   type FlowGate,
   type FlowInfo,

@@ -1,6 +1,7 @@
 import { createRng, nsToPs, type RunOutcome, Scheduler, type TimePs } from "@cclab/core-des";
 import {
   assertSpecVersion,
+  type CcObservable,
   type CcScheme,
   CREDIT_BLOCK_BYTES,
   creditBlocks,
@@ -213,6 +214,31 @@ export class Network {
     this.listeners.push(listener);
   }
 
+  /**
+   * The CC parts' counters, summed by name over every switch and host (empty without CC).
+   * Names are the parts' own (e.g. `fecnMarked`, `becnReceived`).
+   */
+  ccCounters(): Record<string, number> {
+    const total: Record<string, number> = {};
+    const add = (part: CcObservable | undefined) => {
+      const counters = part?.counters?.();
+      if (counters === undefined) return;
+      for (const [name, value] of Object.entries(counters))
+        total[name] = (total[name] ?? 0) + value;
+    };
+    for (const sw of this.switches) add(sw.ccPart);
+    for (const host of this.hosts) {
+      add(host.parts.sender);
+      add(host.parts.receiver);
+    }
+    return total;
+  }
+
+  /** Samples every host sender part's per-flow variables (see `CcObservable.sampleFlows`). */
+  sampleCcFlows(visit: (flowId: number, variable: string, value: number) => void): void {
+    for (const host of this.hosts) host.parts.sender?.sampleFlows?.(visit);
+  }
+
   /** Runs until `untilPs` (or until nothing is pending, if omitted). */
   run(untilPs?: TimePs, stopWhen?: () => boolean): RunOutcome {
     return this.scheduler.run({
@@ -378,6 +404,16 @@ export class Network {
     if (cc?.switchPart !== undefined) {
       const factory = cc.switchPart;
       assertSpecVersion(`switch part "${factory.name}"`, factory);
+      const buffer = this.switchConfig.buffer;
+      const bufferBytes =
+        buffer.model === "partitioned" ? buffer.bytesPerPortVl : buffer.sharedBytes;
+      const hostFacing = new Set<string>();
+      for (const cable of this.topology.fabric.cables) {
+        if (cable.a.kind === "host" && cable.b.kind === "switch")
+          hostFacing.add(`${cable.b.index}:${cable.b.port}`);
+        if (cable.b.kind === "host" && cable.a.kind === "switch")
+          hostFacing.add(`${cable.a.index}:${cable.a.port}`);
+      }
       for (const sw of this.switches) {
         sw.setPart(
           factory.create({
@@ -386,6 +422,8 @@ export class Network {
             switchIndex: sw.index,
             portCount: sw.portCount,
             port: (i) => sw.portView(i),
+            inputBufferBytes: () => bufferBytes,
+            facesHost: (port) => hostFacing.has(`${sw.index}:${port}`),
             sendControl: (packet) => sw.sendControl(packet),
           }),
         );
@@ -401,8 +439,10 @@ export class Network {
         hostIndex: host.index,
         hostCount: this.hosts.length,
         port: host.portView(),
+        uplinkRateGbps: host.uplinkRateGbps(),
         controlPacketBytes: this.hostConfig.controlPacketBytes,
         sendControl: (packet: Parameters<Hca["sendControl"]>[0]) => host.sendControl(packet),
+        gatesChanged: () => host.gatesChanged(),
         resend: (packet: Parameters<Hca["resend"]>[0]) => host.resend(packet),
       };
       const { senderPart, receiverPart } = scheme;
