@@ -1,3 +1,4 @@
+import { infinibandPlugin } from "@cclab/cc-infiniband";
 import type { CcScheme } from "@cclab/fabric";
 import type { z } from "zod";
 
@@ -15,7 +16,10 @@ export interface CcPlugin<S extends z.ZodType = z.ZodType> {
   create(params: z.output<S>): CcScheme;
 }
 
-const registry = new Map<string, CcPlugin>();
+/** The project's own plugins are built in; others come from a scenario's `plugins`. */
+const BUILT_IN: readonly CcPlugin[] = [infinibandPlugin as unknown as CcPlugin];
+
+const registry = new Map<string, CcPlugin>(BUILT_IN.map((plugin) => [plugin.name, plugin]));
 
 /** Makes a plugin available to scenarios by its name. Registering a name twice is an error. */
 export function registerCcPlugin<S extends z.ZodType>(plugin: CcPlugin<S>): void {

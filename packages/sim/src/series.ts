@@ -1,7 +1,9 @@
 import type { TimePs } from "@cclab/core-des";
+import { flowEndpoints } from "@cclab/fabric-hca";
 import type { SwitchPortStats } from "@cclab/fabric-switch";
 import type { Network } from "@cclab/network";
 import type { BlockedSampler } from "./blocked-sampler.js";
+import type { CcSampler } from "./cc-sampler.js";
 import type { Collector, MessageRecord } from "./collector.js";
 import type { ResolvedScenario } from "./scenario/resolve.js";
 
@@ -11,6 +13,7 @@ export interface SeriesInputs {
   readonly collector: Collector;
   readonly messages: readonly MessageRecord[];
   readonly sampler: BlockedSampler | undefined;
+  readonly ccSampler: CcSampler | undefined;
   readonly endPs: TimePs;
   readonly binPs: TimePs;
   readonly portStats: readonly (readonly SwitchPortStats[])[];
@@ -25,16 +28,30 @@ const num = (x: number, digits = 6) => String(+x.toFixed(digits));
  * - `port-occupancy.csv`: mean input-buffer bytes per switch port, VL and bin (ports that held
  *   anything).
  * - `flow-control.csv`: fraction of each bin a port was paused or out of credits.
+ * - `cc-flows.csv`: each sender part's per-flow CC variables at every bin edge (with a CC scheme).
  * - `ports.csv`: every switch port and VL's totals.
  * - `messages.csv`: every completed message with its completion time and slowdown.
  */
 export function seriesFiles(inputs: SeriesInputs): Map<string, string> {
-  const { scenario, network, collector, messages, sampler, endPs, binPs, portStats } = inputs;
+  const { scenario, network, collector, messages, sampler, ccSampler, endPs, binPs, portStats } =
+    inputs;
   const files = new Map<string, string>();
   const bins = Math.ceil(endPs / binPs);
   const binUs = (i: number) => num((i * binPs) / 1e6);
   const series = scenario.metrics.series;
   const hostName = (h: number) => network.topology.fabric.hosts[h]!.name;
+
+  if (ccSampler !== undefined) {
+    const hostCount = network.hosts.length;
+    const vlCount = network.switchConfig.vlCount;
+    files.set(
+      "cc-flows.csv",
+      ccSampler.csv((flowId) => {
+        const { srcHost, dstHost } = flowEndpoints(flowId, hostCount, vlCount);
+        return { src: hostName(srcHost), dst: hostName(dstHost) };
+      }),
+    );
+  }
 
   if (series.includes("flow-throughput")) {
     const lines = ["bin_start_us,flow,src,dst,group,gbps"];

@@ -9,6 +9,7 @@ import {
 } from "@cclab/network";
 import { BlockedSampler } from "./blocked-sampler.js";
 import { buildNetwork } from "./build-network.js";
+import { CcSampler } from "./cc-sampler.js";
 import { Collector } from "./collector.js";
 import { issueFromError } from "./scenario/device-errors.js";
 import { ScenarioError } from "./scenario/issues.js";
@@ -115,7 +116,11 @@ export async function simulate(
   const sampler = scenario.metrics.series.includes("flow-control")
     ? new BlockedSampler(network, binPs)
     : undefined;
-  const background = sampler === undefined ? 0 : 1;
+  const ccSampler =
+    scenario.metrics.series.includes("cc") && scenario.cc !== undefined
+      ? new CcSampler(network, binPs)
+      : undefined;
+  const background = (sampler === undefined ? 0 : 1) + (ccSampler === undefined ? 0 : 1);
   const untilComplete = scenario.run.untilComplete;
   if (untilComplete) {
     // Stop exactly when the last message completes, so the end time (and every time-weighted
@@ -194,6 +199,7 @@ export async function simulate(
   }
   const endPs = scheduler.nowPs;
   sampler?.record(endPs);
+  ccSampler?.record(endPs);
   report();
   const violation = creditConservationViolation(network) ?? bufferOverflowViolation(network);
   if (violation !== undefined) throw new RunFailure(`invariant broken: ${violation}`);
@@ -218,6 +224,7 @@ export async function simulate(
     collector,
     messages,
     sampler,
+    ccSampler,
     endPs,
     binPs,
     portStats,

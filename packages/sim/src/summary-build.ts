@@ -112,6 +112,9 @@ export function buildSummary(inputs: SummaryInputs): Summary {
       resumeFrames,
       marks: { ...collector.marks },
       controlPackets: Object.fromEntries([...collector.controlPackets].sort()),
+      ccCounters: Object.fromEntries(
+        Object.entries(network.ccCounters()).sort(([a], [b]) => (a < b ? -1 : 1)),
+      ),
     },
     fct:
       fctPercentiles === null || slowdownPercentiles === null

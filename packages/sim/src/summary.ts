@@ -116,6 +116,11 @@ export const summarySchema = z
         controlPackets: z
           .record(z.string(), z.number().int())
           .describe("control packets delivered to hosts, by kind"),
+        ccCounters: z
+          .record(z.string(), z.number())
+          .describe(
+            "the CC parts' own counters summed over every switch and host, by name (e.g. fecnMarked, cnpSent, becnReceived); empty without CC",
+          ),
       })
       .strict(),
     fct: z

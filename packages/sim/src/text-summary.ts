@@ -55,6 +55,10 @@ export function textSummary(summary: Summary, run?: RunInfo): string {
     `messages ${t.completedMessages}/${t.messages} complete, ${t.deliveredBytes} of ${t.offeredBytes} B delivered, ${fmt(t.windowGbps)} Gb/s in the window`,
     `drops ${t.dataDrops}  pause frames ${t.pauseFrames}  resume frames ${t.resumeFrames}  marks FECN ${t.marks.fecn} BECN ${t.marks.becn} CE ${t.marks.ecnCe}`,
   );
+  const counters = Object.entries(t.ccCounters);
+  if (counters.length > 0) {
+    lines.push(`cc ${counters.map(([name, value]) => `${name} ${value}`).join("  ")}`);
+  }
   if (summary.fct !== null) {
     const { completionUs: c, slowdown: s } = summary.fct;
     lines.push(

@@ -1,0 +1,232 @@
+import { z } from "zod";
+
+/**
+ * Parameter sets of the thesis (`../shared/seeds/001_…`). Every parameter a scenario leaves out
+ * comes from the chosen preset.
+ * - `paper3-hardware`: Paper III Table I (L1317–1324), CCT i²·7/106² µs with 128 entries
+ *   (L1479), found on Mellanox hardware.
+ * - `paper4-fattree`: Paper IV Table I (L1729–1735): the same but Marking_Rate 0 and
+ *   Packet_Size 0. Paper IV says its CCT values were "increased" for the larger fabric
+ *   (L1728) without giving them; this preset keeps Paper III's table.
+ */
+export const PRESETS = {
+  "paper3-hardware": {
+    thresholdWeight: 15,
+    markingRate: 1,
+    packetSize64B: 8,
+    cctiIncrease: 1,
+    cctiLimit: 127,
+    cctiMin: 0,
+    cctiTimerUs: 150,
+    cctFormula: { entries: 128, scaleUs: 7, divisor: 106 },
+  },
+  "paper4-fattree": {
+    thresholdWeight: 15,
+    markingRate: 0,
+    packetSize64B: 0,
+    cctiIncrease: 1,
+    cctiLimit: 127,
+    cctiMin: 0,
+    cctiTimerUs: 150,
+    cctFormula: { entries: 128, scaleUs: 7, divisor: 106 },
+  },
+} as const;
+export type PresetName = keyof typeof PRESETS;
+
+const int = (min: number, max: number, what: string) =>
+  z.number().int().min(min).max(max).describe(what);
+
+const cctFormula = z
+  .strictObject({
+    entries: z.number().int().min(128).max(16_384).describe("table entries (≥ 128, spec)"),
+    scaleUs: z.number().nonnegative().describe("numerator, µs"),
+    divisor: z.number().positive().describe("divisor d"),
+  })
+  .describe("CCT[i] = scaleUs · i² / divisor² µs (Paper III L1479: 7 and 106)");
+
+/** What a scenario may write under `params` (units in the keys; all optional). */
+export const paramsInput = z.strictObject({
+  preset: z
+    .enum(Object.keys(PRESETS) as [PresetName, ...PresetName[]])
+    .default("paper3-hardware")
+    .describe("parameter set the other keys default to"),
+  thresholdWeight: int(
+    0,
+    15,
+    "Threshold 0–15: 0 never marks; 1..15 map to (16 − w)/16 of the input buffer per VL (high = low)",
+  ).optional(),
+  thresholdHighBytes: z
+    .number()
+    .int()
+    .positive()
+    .optional()
+    .describe("explicit upper threshold, bytes (with thresholdLowBytes: hysteresis, Paper II)"),
+  thresholdLowBytes: z
+    .number()
+    .int()
+    .nonnegative()
+    .optional()
+    .describe("explicit lower threshold, bytes: the port leaves the congestion state below it"),
+  thresholdMapping: z
+    .enum(["voq", "sum", "sum-per-input"])
+    .default("voq")
+    .describe(
+      "Paper I L830: each VoQ to the output against the threshold, their sum, or the sum against threshold ÷ contributing inputs",
+    ),
+  victimMask: z
+    .enum(["host-ports", "none", "all"])
+    .default("host-ports")
+    .describe("ports that may enter the congestion state without credits (spec: host-facing)"),
+  markingRate: int(0, 65_535, "Marking_Rate").optional(),
+  marking: z
+    .enum(["probability", "count"])
+    .default("probability")
+    .describe(
+      "probability: mark with 1/(Marking_Rate+1) (Paper II L1139); count: every (Marking_Rate+1)-th eligible packet (the spec's mean)",
+    ),
+  packetSize64B: int(
+    0,
+    65_535,
+    "Packet_Size, 64-byte units: smaller packets are not marked",
+  ).optional(),
+  cctiIncrease: int(0, 16_383, "CCTI_Increase per BECN").optional(),
+  cctiLimit: int(0, 16_383, "CCTI_Limit").optional(),
+  cctiMin: int(0, 16_383, "CCTI_Min").optional(),
+  cctiTimerUs: z.number().positive().optional().describe("CCTI_Timer, µs"),
+  cctUs: z
+    .array(z.number().nonnegative())
+    .min(128)
+    .optional()
+    .describe("the CCT as a list of inter-packet delays, µs (≥ 128 entries); else cctFormula"),
+  cctFormula: cctFormula.optional(),
+  level: z
+    .enum(["qp", "sl"])
+    .default("qp")
+    .describe("CCTI per queue pair (flow) or per service level, exclusively (spec)"),
+  timer: z
+    .enum(["port-sl", "per-flow"])
+    .default("port-sl")
+    .describe(
+      "port-sl: one free-running CCTI_Timer per port and SL (spec); per-flow: re-armed on each BECN (CCFIT/EcoCC)",
+    ),
+});
+
+/** Fully resolved parameters: what the parts run with and the resolved scenario shows. */
+export interface IbCcParams {
+  readonly preset: PresetName;
+  /** Null when explicit byte thresholds are given. */
+  readonly thresholdWeight: number | null;
+  readonly thresholdHighBytes: number | null;
+  readonly thresholdLowBytes: number | null;
+  readonly thresholdMapping: "voq" | "sum" | "sum-per-input";
+  readonly victimMask: "host-ports" | "none" | "all";
+  readonly markingRate: number;
+  readonly marking: "probability" | "count";
+  readonly packetSize64B: number;
+  readonly cctiIncrease: number;
+  readonly cctiLimit: number;
+  readonly cctiMin: number;
+  readonly cctiTimerUs: number;
+  /** The table, µs per entry. */
+  readonly cctUs: readonly number[];
+  readonly level: "qp" | "sl";
+  readonly timer: "port-sl" | "per-flow";
+}
+
+/** Builds the CCT of a formula: entry i is scaleUs · i² / divisor² µs. */
+export function cctFromFormula(f: { entries: number; scaleUs: number; divisor: number }): number[] {
+  return Array.from({ length: f.entries }, (_, i) => (f.scaleUs * i * i) / (f.divisor * f.divisor));
+}
+
+/** The schema a scenario's `params` are validated with: input → fully resolved parameters. */
+export const params = paramsInput
+  .superRefine((p, ctx) => {
+    const high = p.thresholdHighBytes;
+    const low = p.thresholdLowBytes;
+    if ((high === undefined) !== (low === undefined)) {
+      ctx.addIssue({
+        code: "custom",
+        path: [high === undefined ? "thresholdHighBytes" : "thresholdLowBytes"],
+        message: "give both thresholdHighBytes and thresholdLowBytes, or neither",
+      });
+    }
+    if (high !== undefined && low !== undefined) {
+      if (low > high) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["thresholdLowBytes"],
+          message: `must be ≤ thresholdHighBytes (${high}), got ${low}`,
+        });
+      }
+      if (p.thresholdWeight !== undefined) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["thresholdWeight"],
+          message: "give either thresholdWeight or the explicit byte thresholds, not both",
+        });
+      }
+    }
+    if (p.cctUs !== undefined && p.cctFormula !== undefined) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["cctUs"],
+        message: "give either cctUs or cctFormula, not both",
+      });
+    }
+    const preset = PRESETS[p.preset];
+    const entries = p.cctUs?.length ?? p.cctFormula?.entries ?? preset.cctFormula.entries;
+    const limit = p.cctiLimit ?? preset.cctiLimit;
+    const min = p.cctiMin ?? preset.cctiMin;
+    if (limit >= entries) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["cctiLimit"],
+        message: `must index the CCT (${entries} entries): at most ${entries - 1}, got ${limit}`,
+      });
+    }
+    if (min > limit) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["cctiMin"],
+        message: `must be ≤ cctiLimit (${limit}), got ${min}`,
+      });
+    }
+  })
+  .transform((p): IbCcParams => {
+    const preset = PRESETS[p.preset];
+    const explicit = p.thresholdHighBytes !== undefined;
+    return {
+      preset: p.preset,
+      thresholdWeight: explicit ? null : (p.thresholdWeight ?? preset.thresholdWeight),
+      thresholdHighBytes: p.thresholdHighBytes ?? null,
+      thresholdLowBytes: p.thresholdLowBytes ?? null,
+      thresholdMapping: p.thresholdMapping,
+      victimMask: p.victimMask,
+      markingRate: p.markingRate ?? preset.markingRate,
+      marking: p.marking,
+      packetSize64B: p.packetSize64B ?? preset.packetSize64B,
+      cctiIncrease: p.cctiIncrease ?? preset.cctiIncrease,
+      cctiLimit: p.cctiLimit ?? preset.cctiLimit,
+      cctiMin: p.cctiMin ?? preset.cctiMin,
+      cctiTimerUs: p.cctiTimerUs ?? preset.cctiTimerUs,
+      cctUs: p.cctUs ?? cctFromFormula(p.cctFormula ?? preset.cctFormula),
+      level: p.level,
+      timer: p.timer,
+    };
+  });
+
+/** Threshold bytes (high, low) for an input buffer of `bufferBytes` per VL; null: never. */
+export function thresholdsBytes(
+  p: IbCcParams,
+  bufferBytes: number,
+): { high: number; low: number } | null {
+  if (p.thresholdHighBytes !== null && p.thresholdLowBytes !== null) {
+    return { high: p.thresholdHighBytes, low: p.thresholdLowBytes };
+  }
+  const w = p.thresholdWeight ?? 0;
+  if (w === 0) return null;
+  // Weights 1..15 decrease the threshold uniformly (spec via Paper II L1259); our mapping:
+  // (16 − w)/16 of the buffer, so 15 is 1/16 of it and 1 is 15/16.
+  const bytes = Math.round((bufferBytes * (16 - w)) / 16);
+  return { high: bytes, low: bytes };
+}
