@@ -92,7 +92,11 @@ export const paramsInput = z.strictObject({
   cctiIncrease: int(0, 16_383, "CCTI_Increase per BECN").optional(),
   cctiLimit: int(0, 16_383, "CCTI_Limit").optional(),
   cctiMin: int(0, 16_383, "CCTI_Min").optional(),
-  cctiTimerUs: z.number().positive().optional().describe("CCTI_Timer, µs"),
+  cctiTimerUs: z
+    .number()
+    .min(0.001, "must be at least 0.001 µs (1 ns)")
+    .optional()
+    .describe("CCTI_Timer, µs"),
   cctUs: z
     .array(z.number().nonnegative())
     .min(128)

@@ -6,9 +6,10 @@ import { type IbCcParams, thresholdsBytes } from "./params.js";
  * output port and VL ("Port VL") a congestion state decided from the occupancy of the VoQs
  * headed to that port, and FECN marking of the data packets the port sends while in it.
  *
- * Occupancy is counted per VoQ (input → output, VL) from enqueue to the start of the packet's
- * transmission, the moment it leaves the queue for the output (Paper I: "at the obuf, each
- * time the module wants to send a new packet, the ccmgr is asked to update the FECN bit").
+ * Occupancy is counted per VoQ (input → output, VL) from enqueue until the crossbar grants the
+ * packet (it then starts on the link, or crosses into an output buffer); packets are marked
+ * as they start on the output link (Paper I: "at the obuf, each time the module wants to send
+ * a new packet, the ccmgr is asked to update the FECN bit").
  * The state is re-evaluated at every change:
  * - it is entered when the measure crosses the high threshold and the Port VL is the root
  *   of congestion, i.e. not held by flow control (L1261: "has available credits"), or when
@@ -18,9 +19,6 @@ import { type IbCcParams, thresholdsBytes } from "./params.js";
  * The packet being sent is judged by the state once its own bytes have left the VoQ: by what
  * still waits for the port. (Judged before, a lone packet larger than the threshold would
  * mark itself under virtual cut-through: with Threshold 15 on a 32 KiB buffer, one MTU.)
- *
- * Requires a switch without output buffers (the thesis's input-queued IB switch): with them,
- * packets leave the VoQs at the crossbar, which this part does not see.
  */
 export function createSwitchPart(p: IbCcParams, context: SwitchPartContext): SwitchPart {
   const ports = context.portCount;
@@ -106,9 +104,11 @@ export function createSwitchPart(p: IbCcParams, context: SwitchPartContext): Swi
     onEnqueue(packet: Packet, inPort: number): void {
       change(inPort, packet.outPort, packet.vl, packet.sizeBytes);
     },
+    onDequeue(packet: Packet, inPort: number): void {
+      change(inPort, packet.outPort, packet.vl, -packet.sizeBytes);
+    },
     onTransmit(packet: Packet, inPort: number, outPort: number): void {
-      if (inPort < 0) return; // the switch's own control packets never sat in a VoQ
-      change(inPort, outPort, packet.vl, -packet.sizeBytes);
+      if (inPort === -1) return; // the switch's own control packets
       const ov = outPort * vls + packet.vl;
       if (
         congested[ov] === 1 &&

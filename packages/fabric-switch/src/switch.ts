@@ -569,6 +569,7 @@ export class Switch implements LinkReceiver, LinkSender {
     while (packet !== undefined && drop.call(this.part, packet, input)) {
       queue.dequeueFor(out);
       this.countDequeued(input, out, vl);
+      this.part?.onDequeue?.(packet, input);
       this.droppedPackets++;
       this.freeInputBuffer(input, vl, packet.sizeBytes);
       packet = queue.headFor(out);
@@ -584,6 +585,7 @@ export class Switch implements LinkReceiver, LinkSender {
   }
 
   private forward(out: number, input: number, packet: Packet): void {
+    this.part?.onDequeue?.(packet, input);
     if (++this.readBusy[input]! === this.config.readPorts) clearBit(this.readFree, 0, input);
     if (this.buffered) this.startTransfer(out, input, packet);
     else this.startOnLink(out, input, packet);

@@ -71,7 +71,15 @@ export interface SwitchPart extends CcObservable {
    * reports the drop itself (a NACK through `sendControl`) so the source can resend it.
    */
   dropAtHead?(packet: Packet, inPort: number): boolean;
-  /** A packet starts leaving through `outPort` (may mark at transmit). */
+  /**
+   * A packet left its input queue at `inPort`: granted by the crossbar (it then starts on the
+   * link, or crosses into the output buffer when the switch has them) or dropped at the head.
+   */
+  onDequeue?(packet: Packet, inPort: number): void;
+  /**
+   * A packet starts leaving through `outPort` (may mark at transmit). `inPort` is the input
+   * it came from, −1 for the switch's own control packets, −2 from an output buffer.
+   */
   onTransmit?(packet: Packet, inPort: number, outPort: number): void;
 }
 

@@ -1,0 +1,224 @@
+import { fc, test } from "@fast-check/vitest";
+import { describe, expect, it } from "vitest";
+import { cctFromFormula, type IbCcParams, PRESETS, params, thresholdsBytes } from "./params.js";
+
+/** The issues of a rejected input (fails the test if the input is accepted). */
+function issues(input: unknown): { path: PropertyKey[]; code: string; keys?: string[] }[] {
+  const result = params.safeParse(input);
+  expect(result.success).toBe(false);
+  return (result.error?.issues ?? []) as { path: PropertyKey[]; code: string; keys?: string[] }[];
+}
+
+/** The paths of the issues of a rejected input, each joined with dots. */
+function issuePaths(input: unknown): string[] {
+  return issues(input).map((i) => i.path.map(String).join("."));
+}
+
+describe("presets", () => {
+  it("paper3-hardware fills every key a scenario leaves out", () => {
+    const p = params.parse({});
+    expect(p.preset).toBe("paper3-hardware");
+    expect(p.thresholdWeight).toBe(15);
+    expect(p.thresholdHighBytes).toBeNull();
+    expect(p.thresholdLowBytes).toBeNull();
+    expect(p.markingRate).toBe(1);
+    expect(p.packetSize64B).toBe(8);
+    expect(p.cctiIncrease).toBe(1);
+    expect(p.cctiLimit).toBe(127);
+    expect(p.cctiMin).toBe(0);
+    expect(p.cctiTimerUs).toBe(150);
+    expect(p.thresholdMapping).toBe("voq");
+    expect(p.victimMask).toBe("host-ports");
+    expect(p.marking).toBe("probability");
+    expect(p.level).toBe("qp");
+    expect(p.timer).toBe("port-sl");
+  });
+
+  it("paper3-hardware's CCT is i²·7/106² µs with 128 entries", () => {
+    const p = params.parse({ preset: "paper3-hardware" });
+    expect(p.cctUs).toHaveLength(128);
+    p.cctUs.forEach((us, i) => {
+      expect(us).toBeCloseTo((7 * i * i) / (106 * 106), 12);
+    });
+    expect(p.cctUs[0]).toBe(0);
+    // Strictly increasing: a higher index always throttles harder.
+    for (let i = 1; i < p.cctUs.length; i++) expect(p.cctUs[i]!).toBeGreaterThan(p.cctUs[i - 1]!);
+  });
+
+  it("paper4-fattree differs only by Marking_Rate 0 and Packet_Size 0", () => {
+    const p3 = params.parse({ preset: "paper3-hardware" });
+    const p4 = params.parse({ preset: "paper4-fattree" });
+    expect(p4.preset).toBe("paper4-fattree");
+    expect(p4.markingRate).toBe(0);
+    expect(p4.packetSize64B).toBe(0);
+    expect({ ...p4, preset: p3.preset, markingRate: 1, packetSize64B: 8 }).toEqual(p3);
+  });
+
+  it("explicit values override the preset", () => {
+    const cctUs = Array.from({ length: 130 }, (_, i) => i / 10);
+    const p = params.parse({
+      preset: "paper4-fattree",
+      thresholdWeight: 3,
+      markingRate: 7,
+      packetSize64B: 2,
+      cctiIncrease: 4,
+      cctiLimit: 100,
+      cctiMin: 5,
+      cctiTimerUs: 12.5,
+      cctUs,
+      thresholdMapping: "sum-per-input",
+      victimMask: "none",
+      marking: "count",
+      level: "sl",
+      timer: "per-flow",
+    });
+    expect(p).toEqual({
+      preset: "paper4-fattree",
+      thresholdWeight: 3,
+      thresholdHighBytes: null,
+      thresholdLowBytes: null,
+      thresholdMapping: "sum-per-input",
+      victimMask: "none",
+      markingRate: 7,
+      marking: "count",
+      packetSize64B: 2,
+      cctiIncrease: 4,
+      cctiLimit: 100,
+      cctiMin: 5,
+      cctiTimerUs: 12.5,
+      cctUs,
+      level: "sl",
+      timer: "per-flow",
+    });
+  });
+
+  it("a CCT formula overrides the preset's table", () => {
+    const p = params.parse({ cctFormula: { entries: 200, scaleUs: 3, divisor: 10 } });
+    expect(p.cctUs).toHaveLength(200);
+    expect(p.cctUs[10]).toBeCloseTo(3, 12);
+    expect(p.cctUs[199]).toBeCloseTo((3 * 199 * 199) / 100, 9);
+    expect(cctFromFormula({ entries: 128, scaleUs: 7, divisor: 106 })).toEqual(
+      params.parse({}).cctUs,
+    );
+  });
+
+  it("explicit byte thresholds replace the weight (which resolves to null)", () => {
+    const p = params.parse({ thresholdHighBytes: 4000, thresholdLowBytes: 1000 });
+    expect(p.thresholdWeight).toBeNull();
+    expect(p.thresholdHighBytes).toBe(4000);
+    expect(p.thresholdLowBytes).toBe(1000);
+  });
+
+  it("the presets table is the one the defaults come from", () => {
+    expect(PRESETS["paper3-hardware"].cctiTimerUs).toBe(params.parse({}).cctiTimerUs);
+    expect(Object.keys(PRESETS).sort()).toEqual(["paper3-hardware", "paper4-fattree"]);
+  });
+});
+
+describe("validation", () => {
+  it("rejects thresholdHighBytes without thresholdLowBytes, at the missing key", () => {
+    expect(issuePaths({ thresholdHighBytes: 1000 })).toEqual(["thresholdLowBytes"]);
+  });
+
+  it("rejects thresholdLowBytes without thresholdHighBytes, at the missing key", () => {
+    expect(issuePaths({ thresholdLowBytes: 1000 })).toEqual(["thresholdHighBytes"]);
+  });
+
+  it("rejects a low threshold above the high one", () => {
+    expect(issuePaths({ thresholdHighBytes: 1000, thresholdLowBytes: 1001 })).toEqual([
+      "thresholdLowBytes",
+    ]);
+    // Equal thresholds are a single threshold: accepted.
+    expect(params.safeParse({ thresholdHighBytes: 1000, thresholdLowBytes: 1000 }).success).toBe(
+      true,
+    );
+  });
+
+  it("rejects a weight together with byte thresholds", () => {
+    expect(
+      issuePaths({ thresholdWeight: 4, thresholdHighBytes: 1000, thresholdLowBytes: 500 }),
+    ).toEqual(["thresholdWeight"]);
+  });
+
+  it("rejects cctUs together with cctFormula", () => {
+    const cctUs = Array.from({ length: 128 }, () => 1);
+    expect(issuePaths({ cctUs, cctFormula: { entries: 128, scaleUs: 7, divisor: 106 } })).toEqual([
+      "cctUs",
+    ]);
+  });
+
+  it("rejects a cctiLimit that does not index the CCT", () => {
+    expect(issuePaths({ cctiLimit: 128 })).toEqual(["cctiLimit"]);
+    expect(params.parse({ cctiLimit: 127 }).cctiLimit).toBe(127);
+    const cctUs = Array.from({ length: 140 }, (_, i) => i);
+    expect(issuePaths({ cctUs, cctiLimit: 140 })).toEqual(["cctiLimit"]);
+    expect(params.parse({ cctUs, cctiLimit: 139 }).cctiLimit).toBe(139);
+    const cctFormula = { entries: 150, scaleUs: 1, divisor: 1 };
+    expect(issuePaths({ cctFormula, cctiLimit: 150 })).toEqual(["cctiLimit"]);
+    expect(params.parse({ cctFormula, cctiLimit: 149 }).cctiLimit).toBe(149);
+  });
+
+  it("rejects a cctiMin above cctiLimit (given or from the preset)", () => {
+    expect(issuePaths({ cctiMin: 11, cctiLimit: 10 })).toEqual(["cctiMin"]);
+    expect(issuePaths({ cctiMin: 128 })).toContain("cctiMin");
+    expect(params.parse({ cctiMin: 10, cctiLimit: 10 }).cctiMin).toBe(10);
+  });
+
+  it("rejects a CCT shorter than 128 entries", () => {
+    expect(issuePaths({ cctUs: Array.from({ length: 127 }, () => 1) })).toContain("cctUs");
+    expect(issuePaths({ cctFormula: { entries: 127, scaleUs: 7, divisor: 106 } })).toContain(
+      "cctFormula.entries",
+    );
+  });
+
+  it("rejects an unknown key, naming it", () => {
+    const found = issues({ thresholdWieght: 3 });
+    expect(found).toHaveLength(1);
+    expect(found[0]!.code).toBe("unrecognized_keys");
+    expect(found[0]!.keys).toEqual(["thresholdWieght"]);
+  });
+
+  it("rejects out-of-range values at their key", () => {
+    expect(issuePaths({ thresholdWeight: 16 })).toEqual(["thresholdWeight"]);
+    expect(issuePaths({ markingRate: -1 })).toEqual(["markingRate"]);
+    expect(issuePaths({ cctiTimerUs: 0 })).toEqual(["cctiTimerUs"]);
+    // Below 1 ns a timer would round to 0 ps and never advance the clock.
+    expect(issuePaths({ cctiTimerUs: 1e-7 })).toEqual(["cctiTimerUs"]);
+    expect(params.parse({ cctiTimerUs: 0.001 }).cctiTimerUs).toBe(0.001);
+    expect(issuePaths({ preset: "paper9" })).toEqual(["preset"]);
+  });
+});
+
+describe("thresholdsBytes", () => {
+  const weighted = (w: number): IbCcParams => params.parse({ thresholdWeight: w });
+
+  it("weight 0 never marks: no threshold", () => {
+    expect(thresholdsBytes(weighted(0), 32 * 1024)).toBeNull();
+  });
+
+  test.prop([fc.integer({ min: 1, max: 15 }), fc.integer({ min: 64, max: 1 << 20 })])(
+    "weight w is (16 − w)/16 of the buffer, rounded, as high = low",
+    (w, buffer) => {
+      const t = thresholdsBytes(weighted(w), buffer);
+      const bytes = Math.round((buffer * (16 - w)) / 16);
+      expect(t).toEqual({ high: bytes, low: bytes });
+    },
+  );
+
+  it("weights decrease the threshold: 15 is 1/16 of the buffer, 1 is 15/16", () => {
+    expect(thresholdsBytes(weighted(15), 32 * 1024)).toEqual({ high: 2048, low: 2048 });
+    expect(thresholdsBytes(weighted(1), 32 * 1024)).toEqual({ high: 30_720, low: 30_720 });
+    expect(thresholdsBytes(weighted(8), 1000)).toEqual({ high: 500, low: 500 });
+  });
+
+  test.prop([
+    fc.integer({ min: 1, max: 100_000 }),
+    fc.integer({ min: 0, max: 100_000 }),
+    fc.integer({ min: 64, max: 1 << 20 }),
+  ])("explicit thresholds are taken as given, whatever the buffer", (a, b, buffer) => {
+    const high = Math.max(a, b);
+    const low = Math.min(a, b);
+    const p = params.parse({ thresholdHighBytes: high, thresholdLowBytes: low });
+    expect(thresholdsBytes(p, buffer)).toEqual({ high, low });
+  });
+});

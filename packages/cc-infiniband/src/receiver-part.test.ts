@@ -1,0 +1,135 @@
+import { createRng, Scheduler } from "@cclab/core-des";
+import { type HostPartContext, Packet, type PacketKind, type PortView } from "@cclab/fabric";
+import { fc, test } from "@fast-check/vitest";
+import { describe, expect, it } from "vitest";
+import { createReceiverPart, receiverPartFactory } from "./receiver-part.js";
+
+const idlePort: PortView = {
+  vlCount: 4,
+  inputBytes: () => 0,
+  credits: () => 0,
+  isPaused: () => false,
+  isTransmitting: () => false,
+  isBlocked: () => false,
+};
+
+function receiver(controlPacketBytes = 64, hostIndex = 5) {
+  const sent: Packet[] = [];
+  const scheduler = new Scheduler();
+  const context: HostPartContext = {
+    scheduler,
+    rng: createRng(1).split(`host/${hostIndex}/cc`),
+    hostIndex,
+    hostCount: 8,
+    port: idlePort,
+    uplinkRateGbps: 40,
+    controlPacketBytes,
+    sendControl: (packet) => sent.push(packet),
+    gatesChanged: () => {},
+    resend: () => {
+      throw new Error("the IB receiver resends nothing");
+    },
+  };
+  return { part: createReceiverPart(context), sent, scheduler };
+}
+
+function arriving(fields: Partial<Packet>): Packet {
+  const p = new Packet();
+  p.kind = "data";
+  p.sizeBytes = 2074;
+  p.srcHost = 2;
+  p.dstHost = 5;
+  p.flowId = 77;
+  p.sl = 1;
+  p.vl = 1;
+  Object.assign(p, fields);
+  return p;
+}
+
+describe("receiver part", () => {
+  test.prop([
+    fc.integer({ min: 0, max: 63 }),
+    fc.integer({ min: 0, max: 100_000 }),
+    fc.integer({ min: 0, max: 15 }),
+    fc.integer({ min: 0, max: 15 }),
+    fc.integer({ min: 16, max: 256 }),
+  ])(
+    "a data packet with FECN and no BECN makes exactly one CNP back to its source",
+    (srcHost, flowId, sl, vl, controlBytes) => {
+      const { part, sent } = receiver(controlBytes);
+      const data = arriving({ fecn: true, srcHost, flowId, sl, vl });
+      part.onArrive?.(data);
+      expect(sent).toHaveLength(1);
+      const cnp = sent[0]!;
+      expect(cnp).not.toBe(data);
+      expect(cnp.kind).toBe("cnp");
+      expect(cnp.becn).toBe(true);
+      expect(cnp.fecn).toBe(false);
+      expect(cnp.dstHost).toBe(srcHost);
+      expect(cnp.flowId).toBe(flowId);
+      expect(cnp.sl).toBe(sl);
+      expect(cnp.vl).toBe(vl);
+      expect(cnp.sizeBytes).toBe(controlBytes);
+      expect(cnp.payloadBytes).toBe(0);
+      // The data packet itself is left as it arrived.
+      expect(data.kind).toBe("data");
+      expect(data.fecn).toBe(true);
+      expect(data.becn).toBe(false);
+      expect(part.counters?.()).toEqual({ fecnReceived: 1, cnpSent: 1 });
+    },
+  );
+
+  it("answers every marked data packet, one CNP each, stamped now", () => {
+    const { part, sent, scheduler } = receiver();
+    const kind = scheduler.defineKind("arrive", (i) => {
+      part.onArrive?.(arriving({ fecn: i % 2 === 0, flowId: i }));
+    });
+    for (let i = 0; i < 6; i++) scheduler.schedule(1000 * (i + 1), kind, i);
+    scheduler.run();
+    expect(sent.map((c) => c.flowId)).toEqual([0, 2, 4]);
+    expect(sent.map((c) => c.createdPs)).toEqual([1000, 3000, 5000]);
+    expect(part.counters?.()).toEqual({ fecnReceived: 3, cnpSent: 3 });
+  });
+
+  it("ignores FECN on control packets (ACK, CNP and others)", () => {
+    const { part, sent } = receiver();
+    const kinds: PacketKind[] = ["cnp", "ack", "nack", "grant", "x-other"];
+    for (const kind of kinds) part.onArrive?.(arriving({ kind, fecn: true }));
+    expect(sent).toHaveLength(0);
+    expect(part.counters?.()).toEqual({ fecnReceived: 0, cnpSent: 0 });
+  });
+
+  it("ignores FECN when BECN is also set", () => {
+    const { part, sent } = receiver();
+    part.onArrive?.(arriving({ fecn: true, becn: true }));
+    expect(sent).toHaveLength(0);
+  });
+
+  it("sends nothing for data without FECN", () => {
+    const { part, sent } = receiver();
+    part.onArrive?.(arriving({ fecn: false }));
+    part.onArrive?.(arriving({ fecn: false, becn: true }));
+    expect(sent).toHaveLength(0);
+    expect(part.counters?.()).toEqual({ fecnReceived: 0, cnpSent: 0 });
+  });
+
+  it("the factory creates the part", () => {
+    expect(receiverPartFactory.specVersion).toBe(1);
+    const sent: Packet[] = [];
+    const { scheduler } = receiver();
+    const part = receiverPartFactory.create({
+      scheduler,
+      rng: createRng(1),
+      hostIndex: 0,
+      hostCount: 2,
+      port: idlePort,
+      uplinkRateGbps: 10,
+      controlPacketBytes: 32,
+      sendControl: (p) => sent.push(p),
+      gatesChanged: () => {},
+      resend: () => {},
+    });
+    part.onArrive?.(arriving({ fecn: true }));
+    expect(sent.map((p) => p.sizeBytes)).toEqual([32]);
+  });
+});
