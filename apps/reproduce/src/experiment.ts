@@ -1,0 +1,44 @@
+/** One published figure set beside ours. */
+export interface Finding {
+  /** What is compared, e.g. "victim F1, all stages". */
+  readonly what: string;
+  /** The paper's figure, as published (with its unit). */
+  readonly paper: string;
+  /** Ours, measured. */
+  readonly ours: string;
+  /** Our figure against the paper's, e.g. "+1.0 %", or a qualitative verdict. */
+  readonly deviation: string;
+  /** Whether ours reproduces the paper's claim within the tolerance stated in `tolerance`. */
+  readonly holds: boolean;
+  readonly tolerance: string;
+}
+
+export interface ExperimentOutcome {
+  readonly findings: readonly Finding[];
+  /** Extra tables (markdown) for the report, e.g. a parameter sweep. */
+  readonly tables?: readonly string[];
+  /** Why ours differs, when some finding does not hold. */
+  readonly explanation?: string;
+}
+
+export interface Experiment {
+  readonly id: string;
+  readonly title: string;
+  /** Seed file and lines. */
+  readonly source: string;
+  /** Scenario files (relative to `scenarios/`). */
+  readonly scenarios: readonly string[];
+  /**
+   * Runs the experiment with every time scaled by `scale` (1: as shipped; tests use less) and
+   * compares. `quick` trims parameter sweeps to their corners.
+   */
+  run(options: { scale: number; quick: boolean }): Promise<ExperimentOutcome>;
+}
+
+/** `x` with `digits` decimals. */
+export const fmt = (x: number, digits = 2): string =>
+  Number.isFinite(x) ? x.toFixed(digits) : "n/a";
+
+/** Relative deviation of `ours` from `paper`, signed, in %. */
+export const pct = (ours: number, paper: number): string =>
+  `${ours >= paper ? "+" : "−"}${fmt((Math.abs(ours - paper) / Math.abs(paper)) * 100, 1)} %`;

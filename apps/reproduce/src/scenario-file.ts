@@ -1,0 +1,61 @@
+import { fileURLToPath } from "node:url";
+import { readScenarioFile, type SimulationResult, simulate } from "@cclab/sim";
+
+/** The repository's `scenarios/` directory. */
+export const SCENARIOS_DIR = fileURLToPath(new URL("../../../scenarios/", import.meta.url));
+
+type Json = Record<string, unknown>;
+
+/** A change to a scenario document: the value at a dotted path (`cc.hosts.0.params.x`). */
+export type Override = readonly [path: string, value: unknown];
+
+function setPath(doc: Json, path: string, value: unknown): void {
+  const keys = path.split(".");
+  let at: Json = doc;
+  for (const key of keys.slice(0, -1)) {
+    const next = at[key];
+    if (typeof next !== "object" || next === null) {
+      throw new Error(`override ${path}: ${key} is not an object or list in the scenario`);
+    }
+    at = next as Json;
+  }
+  at[keys[keys.length - 1]!] = value;
+}
+
+/**
+ * Multiplies every time of a scenario's run and scheduled flows by `factor` (flow starts and
+ * stops, duration, warm-up): the same experiment at another length, for tests.
+ */
+function scaleTimes(doc: Json, factor: number): void {
+  const run = doc.run as Json | undefined;
+  for (const key of ["durationUs", "warmupUs"]) {
+    if (typeof run?.[key] === "number") run[key] = Math.round((run[key] as number) * factor);
+  }
+  for (const pattern of (doc.traffic as Json[] | undefined) ?? []) {
+    for (const flow of (pattern.flows as Json[] | undefined) ?? []) {
+      for (const key of ["startNs", "stopNs"]) {
+        if (typeof flow[key] === "number") flow[key] = Math.round((flow[key] as number) * factor);
+      }
+    }
+  }
+}
+
+export interface ScenarioRun {
+  readonly result: SimulationResult;
+  /** The scenario file, relative to `scenarios/`. */
+  readonly file: string;
+}
+
+/** Runs `scenarios/<file>` with its times scaled by `scale`, then `overrides` applied. */
+export async function runScenario(
+  file: string,
+  scale = 1,
+  overrides: readonly Override[] = [],
+): Promise<ScenarioRun> {
+  const { document, baseDir } = readScenarioFile(`${SCENARIOS_DIR}${file}`);
+  const doc = structuredClone(document) as Json;
+  if (scale !== 1) scaleTimes(doc, scale);
+  for (const [path, value] of overrides) setPath(doc, path, value);
+  const result = await simulate(doc, { baseDir });
+  return { result, file };
+}
