@@ -192,6 +192,7 @@ export class Hca implements LinkReceiver, LinkSender {
   private senderPart: SenderPart | undefined;
   private receiverPart: ReceiverPart | undefined;
   private listener: DeliveryListener | undefined;
+  private injectedListener: ((messageId: number) => void) | undefined;
 
   constructor(setup: HcaSetup) {
     this.index = setup.index;
@@ -252,6 +253,11 @@ export class Hca implements LinkReceiver, LinkSender {
 
   onDelivery(listener: DeliveryListener | undefined): void {
     this.listener = listener;
+  }
+
+  /** Called with a message's id when its last packet starts leaving this host. */
+  onMessageInjected(listener: ((messageId: number) => void) | undefined): void {
+    this.injectedListener = listener;
   }
 
   portView(): PortView {
@@ -602,6 +608,7 @@ export class Hca implements LinkReceiver, LinkSender {
       packet.lastOfMessage = true;
       qp.messages.shift();
       qp.sentOfHead = 0;
+      this.injectedListener?.(head.id);
     }
     qp.injectedBytes += payload;
     return packet;

@@ -77,6 +77,7 @@ export class Network {
   readonly linkEnds: { readonly from: Endpoint; readonly to: Endpoint }[] = [];
   private messageCount = 0;
   private readonly listeners: DeliveryListener[] = [];
+  private readonly injectedListeners: ((messageId: number, srcHost: number) => void)[] = [];
 
   constructor(
     readonly topology: Topology,
@@ -237,6 +238,22 @@ export class Network {
   /** Samples every host sender part's per-flow variables (see `CcObservable.sampleFlows`). */
   sampleCcFlows(visit: (flowId: number, variable: string, value: number) => void): void {
     for (const host of this.hosts) host.parts.sender?.sampleFlows?.(visit);
+  }
+
+  /**
+   * Calls `listener` with a message's id and source host when its last packet starts leaving
+   * the source. Listeners run in the order they were added.
+   */
+  onMessageInjected(listener: (messageId: number, srcHost: number) => void): void {
+    if (this.injectedListeners.length === 0) {
+      const listeners = this.injectedListeners;
+      for (const host of this.hosts) {
+        host.onMessageInjected((id) => {
+          for (let i = 0; i < listeners.length; i++) listeners[i]!(id, host.index);
+        });
+      }
+    }
+    this.injectedListeners.push(listener);
   }
 
   /** Runs until `untilPs` (or until nothing is pending, if omitted). */

@@ -129,9 +129,31 @@ export function buildSummary(inputs: SummaryInputs): Summary {
       network: percentilesOf(collector.networkLatencyPs, PS_TO_NS),
     },
     groups,
+    hosts: hostRates(network, flows, windowPs),
     flows: flowRows,
     congestedPorts: congestedPorts(network, portStats),
   };
+}
+
+// Per host, the window bytes of the flows it sent and received, as Gb/s over the window.
+function hostRates(
+  network: Network,
+  flows: readonly { src: number; dst: number; windowBytes: number }[],
+  windowPs: number,
+): Summary["hosts"] {
+  const hosts = network.topology.fabric.hosts;
+  const sent = new Float64Array(hosts.length);
+  const received = new Float64Array(hosts.length);
+  for (const f of flows) {
+    sent[f.src]! += f.windowBytes;
+    received[f.dst]! += f.windowBytes;
+  }
+  const gbps = (bytes: number) => (windowPs > 0 ? round((bytes * 8000) / windowPs) : 0);
+  return hosts.map((h, i) => ({
+    name: h.name,
+    sendGbps: gbps(sent[i]!),
+    receiveGbps: gbps(received[i]!),
+  }));
 }
 
 function congestedPorts(

@@ -137,6 +137,17 @@ export const summarySchema = z
       .strict()
       .describe("packet latency of all data packets delivered after warm-up"),
     groups: z.array(groupSchema),
+    hosts: z
+      .array(
+        z
+          .object({
+            name: z.string(),
+            sendGbps: z.number().describe("payload it sent that was delivered in the window, Gb/s"),
+            receiveGbps: z.number().describe("payload delivered to it in the window, Gb/s"),
+          })
+          .strict(),
+      )
+      .describe("every host's delivered throughput over the measurement window, in host order"),
     flows: z.array(flowSchema),
     congestedPorts: z
       .array(portSchema)

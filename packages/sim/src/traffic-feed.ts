@@ -1,11 +1,13 @@
 import { createRng, type TimePs, usToPs } from "@cclab/core-des";
 import type { Network } from "@cclab/network";
 import {
+  type BudgetStream,
   mergeSources,
   TRAFFIC_PATTERNS,
   type TrafficMessage,
   type TrafficSource,
 } from "@cclab/traffic";
+import { BudgetRelease } from "./budget-release.js";
 import type { Collector } from "./collector.js";
 import type { ResolvedScenario } from "./scenario/resolve.js";
 
@@ -23,6 +25,8 @@ export class TrafficFeed {
   private readonly source: TrafficSource;
   private pending: TrafficMessage | undefined;
   private readonly kind: number;
+  /** Patterns whose messages are released on demand (greedy nodes with budgets). */
+  private readonly budget: BudgetRelease | undefined;
 
   constructor(
     scenario: ResolvedScenario,
@@ -38,21 +42,44 @@ export class TrafficFeed {
         if (end.kind === "host") hostRate[end.index] = cable.rateGbps;
     }
     const rng = createRng(scenario.seed);
-    this.source = mergeSources(
-      scenario.traffic.map(({ pattern, ...params }, i) =>
-        withGroup(
-          pattern,
-          TRAFFIC_PATTERNS[pattern]!.create(params as never, {
-            hostCount: fabric.hosts.length,
-            hostRateGbps: (h) => hostRate[h]!,
-            mtuBytes: network.hostConfig.mtuBytes,
-            rng: rng.split(`traffic/${i}/${pattern}`),
-            endPs,
-            readFile,
-          }),
-        ),
-      ),
-    );
+    const sources: TrafficSource[] = [];
+    const budgetStreams: BudgetStream[] = [];
+    const limits: number[] = [];
+    scenario.traffic.forEach(({ pattern, ...params }, i) => {
+      const definition = TRAFFIC_PATTERNS[pattern]!;
+      const ctx = {
+        hostCount: fabric.hosts.length,
+        hostRateGbps: (h: number) => hostRate[h]!,
+        mtuBytes: network.hostConfig.mtuBytes,
+        rng: rng.split(`traffic/${i}/${pattern}`),
+        endPs,
+        readFile,
+      };
+      const streams = definition.budgetStreams?.(params as never, ctx);
+      if (streams !== undefined) {
+        const limit = (params as { queueLimitMessages: number }).queueLimitMessages;
+        for (const stream of streams) {
+          budgetStreams.push(stream);
+          limits.push(limit);
+        }
+      } else {
+        sources.push(withGroup(pattern, definition.create(params as never, ctx)));
+      }
+    });
+    this.source = mergeSources(sources);
+    this.budget =
+      budgetStreams.length === 0
+        ? undefined
+        : new BudgetRelease(network, budgetStreams, limits, (stream, dstHost, nowPs) => {
+            collector.offered(stream.srcHost, dstHost, 0, stream.messageBytes, stream.group);
+            this.offered++;
+            this.offeredBytes += stream.messageBytes;
+            return network.addMessage(stream.srcHost, {
+              dstHost,
+              bytes: stream.messageBytes,
+              startPs: nowPs,
+            });
+          });
     this.pending = this.source.next();
     this.kind = network.scheduler.defineKind("traffic: messages due", () => this.feed());
     if (this.pending !== undefined) network.scheduler.schedule(this.pending.startPs, this.kind, 0);
@@ -60,7 +87,7 @@ export class TrafficFeed {
 
   /** Whether every message of the traffic has been handed to a host. */
   get exhausted(): boolean {
-    return this.pending === undefined;
+    return this.pending === undefined && (this.budget === undefined || this.budget.exhausted);
   }
 
   private feed(): void {

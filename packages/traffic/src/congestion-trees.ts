@@ -39,10 +39,10 @@ import { PS_PER_US, type RngStream, type TimePs } from "@cclab/core-des";
 import { z } from "zod";
 import { allHosts, otherHost } from "./hosts.js";
 import { mergeSources } from "./merge.js";
-import { PacedStream } from "./paced.js";
+import { offsetPs, PacedStream, type PacedStreamOptions } from "./paced.js";
 import { type CheckContext, definePattern } from "./pattern.js";
 import { bytesSchema } from "./size.js";
-import type { TrafficContext, TrafficSource } from "./types.js";
+import type { BudgetStream, TrafficContext, TrafficSource } from "./types.js";
 import { windowErrors, windowPs, windowShape } from "./window.js";
 
 /** A node's role in Paper IV's forest: C (contributor), B (windy) or V (victim). */
@@ -56,6 +56,12 @@ export interface CongestionTreesParams {
   readonly hotFraction: number;
   /** Hotspot lifetime; undefined: the hotspots never move. */
   readonly lifetimeUs?: number | undefined;
+  /**
+   * Messages a node's stream may hold in its host's queue before its generator pauses (a
+   * runner then releases them on demand: {@link BudgetStream}); null: every message enters
+   * at its budget time, however long the queue.
+   */
+  readonly queueLimitMessages?: number | null | undefined;
   readonly injectionGbps?: number | undefined;
   readonly messageBytes: number;
   readonly startNs: number;
@@ -125,8 +131,14 @@ function congestionTreesErrors(p: CongestionTreesParams, ctx: CheckContext): str
   return errors;
 }
 
-/** All nodes' hot and cold streams, merged (ties: by host, hot before cold). */
-function congestionTreesSource(p: CongestionTreesParams, ctx: TrafficContext): TrafficSource {
+/** One node's hot or cold stream: a paced stream's options without its release rule. */
+type TreeStream = Omit<PacedStreamOptions, "release" | "destination"> & {
+  readonly group: string;
+  readonly destination: (startPs: TimePs) => number | undefined;
+};
+
+/** All nodes' hot and cold streams, in host order, hot before cold. */
+function treeStreams(p: CongestionTreesParams, ctx: TrafficContext): TreeStream[] {
   const layout = congestionTreesLayout(p, ctx.hostCount, ctx.rng);
   const window = windowPs(p, ctx.endPs);
   const moving = Number.isFinite(layout.lifetimePs);
@@ -137,7 +149,7 @@ function congestionTreesSource(p: CongestionTreesParams, ctx: TrafficContext): T
     if (hotspot !== host) return hotspot;
     return hotspots.length > 1 ? hotspots[(subset + 1) % hotspots.length]! : undefined;
   };
-  const sources: TrafficSource[] = [];
+  const streams: TreeStream[] = [];
   for (let host = 0; host < ctx.hostCount; host++) {
     const role = layout.roles[host]!;
     const subset = layout.subsets[host]!;
@@ -148,32 +160,58 @@ function congestionTreesSource(p: CongestionTreesParams, ctx: TrafficContext): T
       messageBytes: p.messageBytes,
       rateGbps: share * rateGbps,
       window,
-      release: "budget" as const,
     });
     // A sole, unmoving hotspot never sends hot traffic: skip the stream instead of skipping
     // each of its messages until the end of the run.
     const idle = !moving && p.hotspots === 1 && layout.hotspotsAt(0)[0] === host;
     if (hotShare > 0 && !idle) {
-      sources.push(
-        new PacedStream({
-          ...stream(hotShare),
-          destination: (startPs) => hotDestination(host, subset, startPs),
-          tags: { group: "hot" },
-        }),
-      );
+      streams.push({
+        ...stream(hotShare),
+        destination: (startPs) => hotDestination(host, subset, startPs),
+        group: "hot",
+        tags: { group: "hot" },
+      });
     }
     if (hotShare < 1) {
       const rng = ctx.rng.split(`host/${host}`);
-      sources.push(
-        new PacedStream({
-          ...stream(1 - hotShare),
-          destination: () => otherHost(rng, host, ctx.hostCount),
-          tags: { group: role === "victim" ? "victim" : "cold" },
-        }),
-      );
+      const group = role === "victim" ? "victim" : "cold";
+      streams.push({
+        ...stream(1 - hotShare),
+        destination: () => otherHost(rng, host, ctx.hostCount),
+        group,
+        tags: { group },
+      });
     }
   }
-  return mergeSources(sources);
+  return streams;
+}
+
+/** All nodes' streams, merged, each message entering at its budget time (ties: by host, hot first). */
+function congestionTreesSource(p: CongestionTreesParams, ctx: TrafficContext): TrafficSource {
+  return mergeSources(treeStreams(p, ctx).map((s) => new PacedStream({ ...s, release: "budget" })));
+}
+
+/**
+ * The streams released on demand (seed 001 L1724: a node sends "back-to-back when not held
+ * back", within its budget), or undefined when `queueLimitMessages` is null. Message k is
+ * earned at (k + 1)·T, as in the merged source; it goes to the hotspot of the lifetime in
+ * which it enters the queue.
+ */
+function congestionTreesBudgetStreams(
+  p: CongestionTreesParams,
+  ctx: TrafficContext,
+): BudgetStream[] | undefined {
+  if (p.queueLimitMessages === null || p.queueLimitMessages === undefined) return undefined;
+  return treeStreams(p, ctx).map((s) => ({
+    srcHost: s.srcHost,
+    group: s.group,
+    messageBytes: s.messageBytes,
+    budgetPs: (k: number) => {
+      const at = s.window.fromPs + offsetPs((k + 1) * s.messageBytes, s.rateGbps);
+      return at < s.window.untilPs ? at : Number.POSITIVE_INFINITY;
+    },
+    destination: (_k: number, nowPs: TimePs) => s.destination(nowPs),
+  }));
 }
 
 const hotspotsField = z
@@ -190,6 +228,14 @@ const contributorFractionField = z
     "fraction of the non-B nodes that are C nodes (send only to their hotspot); the rest are V nodes (send uniformly)",
   );
 const commonShape = {
+  queueLimitMessages: z
+    .int()
+    .positive()
+    .nullable()
+    .default(8)
+    .describe(
+      "messages each node stream (hot, cold) may hold in its host's queue before its generator pauses, catching up within its budget later; null: no limit (every message enters at its budget time, and a blocked node's queue grows without bound)",
+    ),
   injectionGbps: z
     .number()
     .positive()
@@ -219,6 +265,8 @@ export const silentTrees = definePattern({
   finite: (p) => p.stopNs !== undefined,
   check: (p, ctx) => congestionTreesErrors({ ...p, windyFraction: 0, hotFraction: 1 }, ctx),
   create: (p, ctx) => congestionTreesSource({ ...p, windyFraction: 0, hotFraction: 1 }, ctx),
+  budgetStreams: (p, ctx) =>
+    congestionTreesBudgetStreams({ ...p, windyFraction: 0, hotFraction: 1 }, ctx),
 });
 
 const windyFractionField = (fallback: number, meaning: string) =>
@@ -241,6 +289,7 @@ export const windyTrees = definePattern({
   finite: (p) => p.stopNs !== undefined,
   check: congestionTreesErrors,
   create: congestionTreesSource,
+  budgetStreams: congestionTreesBudgetStreams,
 });
 
 export const movingTrees = definePattern({
@@ -267,4 +316,5 @@ export const movingTrees = definePattern({
   finite: (p) => p.stopNs !== undefined,
   check: congestionTreesErrors,
   create: congestionTreesSource,
+  budgetStreams: congestionTreesBudgetStreams,
 });

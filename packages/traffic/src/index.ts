@@ -29,5 +29,5 @@ export {
 export { scheduled } from "./scheduled.js";
 export { DEFAULT_SIZE, type MessageSize, meanBytes, sizeSchema } from "./size.js";
 export { type FlowTrace, parseFlowTrace, trace } from "./trace.js";
-export type { TrafficContext, TrafficMessage, TrafficSource } from "./types.js";
+export type { BudgetStream, TrafficContext, TrafficMessage, TrafficSource } from "./types.js";
 export { uniform } from "./uniform.js";

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import type { TrafficContext, TrafficSource } from "./types.js";
+import type { BudgetStream, TrafficContext, TrafficSource } from "./types.js";
 
 /**
  * The parameter schema of a pattern: a strict zod object (unknown keys are errors), so that a
@@ -41,6 +41,12 @@ export interface TrafficPattern<S extends PatternParams = PatternParams> {
    * when the pattern would never end (not finite and `ctx.endPs` is `Infinity`).
    */
   create(params: z.output<S>, ctx: TrafficContext): TrafficSource;
+  /**
+   * For greedy patterns with time budgets: the same traffic as per-sender streams that a
+   * runner releases on demand ({@link BudgetStream}); `undefined` when the parameters ask for
+   * the open-loop source of `create`. Checked like `create`.
+   */
+  budgetStreams?(params: z.output<S>, ctx: TrafficContext): BudgetStream[] | undefined;
 }
 
 /** What {@link definePattern} needs: the pattern without the checks `create` gets for free. */
@@ -55,6 +61,8 @@ export interface PatternSpec<S extends PatternParams> {
   readonly howToEnd?: string;
   /** Builds the source; called only once the checks have passed. */
   readonly create: (params: z.output<S>, ctx: TrafficContext) => TrafficSource;
+  /** Builds budget streams (see {@link TrafficPattern.budgetStreams}); after the checks. */
+  readonly budgetStreams?: (params: z.output<S>, ctx: TrafficContext) => BudgetStream[] | undefined;
 }
 
 /** Whether `pattern` with `params` ends by itself. */
@@ -78,6 +86,18 @@ export function definePattern<S extends PatternParams>(spec: PatternSpec<S>): Tr
     }
     return spec.check ? spec.check(params, ctx) : [];
   };
+  const usable = (params: z.output<S>, ctx: TrafficContext): void => {
+    const errors = check(params, ctx);
+    if (errors.length > 0) {
+      throw new RangeError(`traffic pattern ${spec.name}: ${errors.join("; ")}`);
+    }
+    if (ctx.endPs === Number.POSITIVE_INFINITY && !isFinitePattern(pattern, params)) {
+      throw new RangeError(
+        `traffic pattern ${spec.name} never ends by itself: ${spec.howToEnd ?? "set stopNs"}, or give the run an end time`,
+      );
+    }
+  };
+  const budgetStreams = spec.budgetStreams;
   const pattern: TrafficPattern<S> = {
     name: spec.name,
     description: spec.description,
@@ -85,17 +105,17 @@ export function definePattern<S extends PatternParams>(spec: PatternSpec<S>): Tr
     finite: spec.finite,
     check,
     create(params, ctx) {
-      const errors = check(params, ctx);
-      if (errors.length > 0) {
-        throw new RangeError(`traffic pattern ${spec.name}: ${errors.join("; ")}`);
-      }
-      if (ctx.endPs === Number.POSITIVE_INFINITY && !isFinitePattern(pattern, params)) {
-        throw new RangeError(
-          `traffic pattern ${spec.name} never ends by itself: ${spec.howToEnd ?? "set stopNs"}, or give the run an end time`,
-        );
-      }
+      usable(params, ctx);
       return spec.create(params, ctx);
     },
+    ...(budgetStreams === undefined
+      ? {}
+      : {
+          budgetStreams(params: z.output<S>, ctx: TrafficContext) {
+            usable(params, ctx);
+            return budgetStreams(params, ctx);
+          },
+        }),
   };
   return pattern;
 }

@@ -24,6 +24,27 @@ export interface TrafficSource {
   next(): TrafficMessage | undefined;
 }
 
+/**
+ * One greedy sender's message stream with a time budget (Paper IV's nodes, seed 001 L1724:
+ * "after a given time t, a maximum of p% of the traffic has been sent"), for a runner that
+ * releases messages on demand: message k may enter its host's queue once the budget has
+ * earned it (`budgetPs(k)`) and the host has room for it, so a blocked node holds a few
+ * messages instead of everything its budget has earned. It catches up later, within budget.
+ */
+export interface BudgetStream {
+  readonly srcHost: number;
+  /** The group of the stream's messages (fairness is reported per group). */
+  readonly group: string;
+  readonly messageBytes: number;
+  /** When the budget has earned message k (non-decreasing in k); `Infinity`: no message k. */
+  budgetPs(k: number): TimePs;
+  /**
+   * The destination of message k, entering the queue at `nowPs` (called once per message, in
+   * order of k); `undefined` skips the message (its share of the budget is not reused).
+   */
+  destination(k: number, nowPs: TimePs): number | undefined;
+}
+
 /** What a pattern may know of the fabric it feeds. */
 export interface TrafficContext {
   readonly hostCount: number;
