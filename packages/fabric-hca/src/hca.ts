@@ -71,6 +71,12 @@ export interface HcaSetup {
    * updates less per delivered packet.
    */
   readonly latencyStats?: boolean;
+  /**
+   * Whether the host keeps every completed message in `completions`. Default true; a runner
+   * that takes them as they happen ({@link Hca.onMessageComplete}) turns it off, so a long run
+   * does not hold one record per message.
+   */
+  readonly keepCompletions?: boolean;
 }
 
 export interface HcaKinds {
@@ -125,7 +131,10 @@ export class Hca implements LinkReceiver, LinkSender {
   readonly receiveBlocks: Int32Array;
   /** Per VL: the most bytes the receive buffer ever held. */
   readonly maxReceiveBytes: Float64Array;
+  /** Completed messages, in completion order (only with `keepCompletions`, the default). */
   readonly completions: MessageCompletion[] = [];
+  /** Messages received completely so far. */
+  messagesCompleted = 0;
   /** Payload bytes delivered to this host, per source flow id. */
   readonly deliveredBytesByFlow = new Map<number, number>();
   packetsSent = 0;
@@ -147,6 +156,8 @@ export class Hca implements LinkReceiver, LinkSender {
   private readonly nextMessageId: () => number;
   private readonly packetPool: PacketPool | undefined;
   private readonly latencyStats: boolean;
+  private readonly keepCompletions: boolean;
+  private completionListener: ((completion: MessageCompletion) => void) | undefined;
   private uplink: Link | undefined;
   private downlink: Link | undefined;
   private readonly queuePairs = new Map<number, QueuePair>();
@@ -207,6 +218,7 @@ export class Hca implements LinkReceiver, LinkSender {
     this.nextMessageId = setup.nextMessageId;
     this.packetPool = setup.packetPool;
     this.latencyStats = setup.latencyStats ?? true;
+    this.keepCompletions = setup.keepCompletions ?? true;
     this.receiveBytes = new Float64Array(setup.vlCount);
     this.receiveBlocks = new Int32Array(setup.vlCount);
     this.maxReceiveBytes = new Float64Array(setup.vlCount);
@@ -253,6 +265,11 @@ export class Hca implements LinkReceiver, LinkSender {
 
   onDelivery(listener: DeliveryListener | undefined): void {
     this.listener = listener;
+  }
+
+  /** Called for every message this host receives completely, when it does. */
+  onMessageComplete(listener: ((completion: MessageCompletion) => void) | undefined): void {
+    this.completionListener = listener;
   }
 
   /** Called with a message's id when its last packet starts leaving this host. */
@@ -699,7 +716,7 @@ export class Hca implements LinkReceiver, LinkSender {
       const got = (this.partial.get(packet.messageId) ?? 0) + packet.payloadBytes;
       if (got === packet.messageBytes) {
         this.partial.delete(packet.messageId);
-        this.completions.push({
+        const completion: MessageCompletion = {
           messageId: packet.messageId,
           flowId,
           srcHost: packet.srcHost,
@@ -707,7 +724,10 @@ export class Hca implements LinkReceiver, LinkSender {
           bytes: got,
           createdPs: packet.createdPs,
           completedPs: now,
-        });
+        };
+        this.messagesCompleted++;
+        if (this.keepCompletions) this.completions.push(completion);
+        this.completionListener?.(completion);
       } else {
         this.partial.set(packet.messageId, got);
       }

@@ -54,6 +54,8 @@ export interface NetworkOptions {
   readonly hostCc?: readonly (CcScheme | undefined)[];
   /** Whether hosts keep their latency histograms (see @cclab/fabric-hca). Default true. */
   readonly hostLatencyStats?: boolean;
+  /** Whether hosts keep every completed message (see @cclab/fabric-hca). Default true. */
+  readonly keepCompletions?: boolean;
 }
 
 interface Device extends LinkReceiver, LinkSender {
@@ -179,6 +181,7 @@ export class Network {
           nextMessageId: () => this.messageCount++,
           ...(packetPool === undefined ? {} : { packetPool }),
           latencyStats: options.hostLatencyStats ?? true,
+          keepCompletions: options.keepCompletions ?? true,
         }),
       );
     });

@@ -28,6 +28,8 @@ export function buildNetwork({ scenario, topology }: Resolved): Network {
     seed: scenario.seed,
     // The collector keeps latency statistics with the warm-up; the hosts' own would be unused.
     hostLatencyStats: false,
+    // The collector takes completions as they happen (a long run completes millions).
+    keepCompletions: false,
     ...(hostPfc === undefined ? {} : { hostPfc }),
     ...(cc === undefined ? {} : { cc }),
     ...(hostCc === undefined ? {} : { hostCc }),

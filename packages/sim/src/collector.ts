@@ -1,11 +1,18 @@
 import { Histogram, type HistogramSummary, jainIndex, type TimePs } from "@cclab/core-des";
 import type { Packet } from "@cclab/fabric";
+import type { MessageCompletion } from "@cclab/fabric-hca";
 import type { IdealFct, Network } from "@cclab/network";
 import { FlowLatencySamples, sortedSummary } from "./latency-samples.js";
 import type { Percentiles } from "./summary.js";
 
 /** Packet latencies kept as samples (12 bytes each: 100 MB at most) before histograms take over. */
 const LATENCY_SAMPLE_LIMIT = 1 << 23;
+/**
+ * Completion times and slowdowns kept exactly (8 bytes each, 32 MB per statistic) before the
+ * histograms' bounded-error quantiles take over: a 0.5 s run of a 648-node fabric completes
+ * tens of millions of messages.
+ */
+const COMPLETION_EXACT_LIMIT = 1 << 22;
 
 /** What is known of one flow (one source, destination and SL) during and after the run. */
 export class FlowRecord {
@@ -71,22 +78,58 @@ export class Collector {
   lastDeliveryPs = 0;
   /** Messages delivered completely so far (all hosts). */
   completedMessages = 0;
+  lastCompletionPs = -1;
+  /** Completion time and slowdown of every message that arrived after warm-up. */
+  readonly mctPs = new Histogram({ exactLimit: COMPLETION_EXACT_LIMIT });
+  readonly slowdown = new Histogram({ exactLimit: COMPLETION_EXACT_LIMIT });
+  /** The first `maxMessageRecords` completed messages, in completion order (`messages.csv`). */
+  readonly messages: MessageRecord[] = [];
   /** Called after every message completion (the runner stops there when all are done). */
   onCompletion: (() => void) | undefined;
-  private readonly seenCompletions: Int32Array;
 
   constructor(
     private readonly network: Network,
     readonly warmupPs: TimePs,
     private readonly binPs: TimePs,
     private readonly maxFlowSeries: number,
+    private readonly ideal: IdealFct,
+    private readonly maxMessageRecords: number,
     latencySampleLimit = LATENCY_SAMPLE_LIMIT,
   ) {
     this.latencySamples = new FlowLatencySamples(latencySampleLimit);
-    this.seenCompletions = new Int32Array(network.hosts.length);
     const hosts = network.hosts.length;
     this.byId = new Array(hosts * hosts * network.switchConfig.vlCount).fill(undefined);
     network.onDelivery((packet, now) => this.delivered(packet, now));
+    for (const host of network.hosts) host.onMessageComplete((c) => this.completed(c));
+  }
+
+  // A message was received completely: its completion time, slowdown and record.
+  private completed(c: MessageCompletion): void {
+    this.completedMessages++;
+    const flow = this.byId[c.flowId]!;
+    flow.completedMessages++;
+    if (c.completedPs > this.lastCompletionPs) this.lastCompletionPs = c.completedPs;
+    const idealPs = this.ideal.messagePs(c.srcHost, c.dstHost, c.bytes);
+    if (c.createdPs >= this.warmupPs) {
+      const fct = c.completedPs - c.createdPs;
+      this.mctPs.add(fct);
+      this.slowdown.add(fct / idealPs);
+      if (flow.mctPs === undefined) flow.mctPs = new Histogram();
+      flow.mctPs.add(fct);
+    }
+    if (this.messages.length < this.maxMessageRecords) {
+      this.messages.push({
+        id: c.messageId,
+        flowId: c.flowId,
+        src: c.srcHost,
+        dst: c.dstHost,
+        bytes: c.bytes,
+        createdPs: c.createdPs,
+        completedPs: c.completedPs,
+        idealPs,
+      });
+    }
+    this.onCompletion?.();
   }
 
   /** Notes a message offered by the traffic (before it is handed to its host). */
@@ -136,12 +179,6 @@ export class Collector {
         flow.latencyPs.add(latency);
       }
     }
-    const completed = this.network.hosts[packet.dstHost]!.completions.length;
-    if (completed !== this.seenCompletions[packet.dstHost]) {
-      this.completedMessages += completed - this.seenCompletions[packet.dstHost]!;
-      this.seenCompletions[packet.dstHost] = completed;
-      this.onCompletion?.();
-    }
     if (flow.seriesIndex >= 0) {
       const bin = Math.floor(now / this.binPs);
       let series = this.seriesBytes[flow.seriesIndex]!;
@@ -188,34 +225,6 @@ export class Collector {
         max: round(s.max),
       };
     });
-  }
-
-  /** Completed messages of every host, in completion order per host, with their ideal times. */
-  completions(ideal: IdealFct): MessageRecord[] {
-    const out: MessageRecord[] = [];
-    for (const host of this.network.hosts) {
-      for (const c of host.completions) {
-        out.push({
-          id: c.messageId,
-          flowId: c.flowId,
-          src: c.srcHost,
-          dst: c.dstHost,
-          bytes: c.bytes,
-          createdPs: c.createdPs,
-          completedPs: c.completedPs,
-          idealPs: ideal.messagePs(c.srcHost, c.dstHost, c.bytes),
-        });
-      }
-    }
-    out.sort((a, b) => a.completedPs - b.completedPs || a.id - b.id);
-    for (const m of out) {
-      const flow = this.flows.get(m.flowId)!;
-      flow.completedMessages++;
-      if (m.createdPs < this.warmupPs) continue;
-      if (flow.mctPs === undefined) flow.mctPs = new Histogram();
-      flow.mctPs.add(m.completedPs - m.createdPs);
-    }
-    return out;
   }
 
   /** Mean throughput of a flow over its active time inside [warm-up, endPs], Gb/s. */

@@ -11,7 +11,6 @@ export interface SeriesInputs {
   readonly scenario: ResolvedScenario;
   readonly network: Network;
   readonly collector: Collector;
-  readonly messages: readonly MessageRecord[];
   readonly sampler: BlockedSampler | undefined;
   readonly ccSampler: CcSampler | undefined;
   readonly endPs: TimePs;
@@ -30,11 +29,12 @@ const num = (x: number, digits = 6) => String(+x.toFixed(digits));
  * - `flow-control.csv`: fraction of each bin a port was paused or out of credits.
  * - `cc-flows.csv`: each sender part's per-flow CC variables at every bin edge (with a CC scheme).
  * - `ports.csv`: every switch port and VL's totals.
- * - `messages.csv`: every completed message with its completion time and slowdown.
+ * - `messages.csv`: completed messages (the first `metrics.maxMessageRecords`) with their
+ *   completion time and slowdown.
  */
 export function seriesFiles(inputs: SeriesInputs): Map<string, string> {
-  const { scenario, network, collector, messages, sampler, ccSampler, endPs, binPs, portStats } =
-    inputs;
+  const { scenario, network, collector, sampler, ccSampler, endPs, binPs, portStats } = inputs;
+  const messages = collector.messages;
   const files = new Map<string, string>();
   const bins = Math.ceil(endPs / binPs);
   const binUs = (i: number) => num((i * binPs) / 1e6);

@@ -105,6 +105,8 @@ export async function simulate(
     warmupPs,
     binPs,
     scenario.metrics.series.includes("flow-throughput") ? scenario.metrics.maxFlowSeries : 0,
+    IdealFct.of(network),
+    scenario.metrics.messageTable ? scenario.metrics.maxMessageRecords : 0,
   );
   const feed = new TrafficFeed(
     scenario,
@@ -205,15 +207,12 @@ export async function simulate(
   if (violation !== undefined) throw new RunFailure(`invariant broken: ${violation}`);
   const wallMs = performance.now() - runStart;
   const summaryStart = performance.now();
-  const ideal = IdealFct.of(network);
-  const messages = collector.completions(ideal);
   const portStats = network.switches.map((sw) => sw.portStats(endPs));
   const summary = buildSummary({
     scenario,
     network,
     collector,
     feed,
-    messages,
     status,
     endPs,
     portStats,
@@ -222,7 +221,6 @@ export async function simulate(
     scenario,
     network,
     collector,
-    messages,
     sampler,
     ccSampler,
     endPs,

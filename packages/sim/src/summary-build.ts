@@ -20,7 +20,6 @@ export interface SummaryInputs {
   readonly network: Network;
   readonly collector: Collector;
   readonly feed: TrafficFeed;
-  readonly messages: readonly MessageRecord[];
   readonly status: Summary["status"];
   readonly endPs: TimePs;
   /** Per switch, its ports' statistics at `endPs` (computed once for the summary and the CSVs). */
@@ -29,7 +28,7 @@ export interface SummaryInputs {
 
 /** `summary.json` from a finished run (see {@link summarySchema} for every field's meaning). */
 export function buildSummary(inputs: SummaryInputs): Summary {
-  const { scenario, network, collector, feed, messages, status, endPs, portStats } = inputs;
+  const { scenario, network, collector, feed, status, endPs, portStats } = inputs;
   const warmupPs = Math.min(collector.warmupPs, endPs);
   const hostName = (h: number) => network.topology.fabric.hosts[h]!.name;
   const latencies = collector.flowLatencies(PS_TO_NS);
@@ -67,21 +66,11 @@ export function buildSummary(inputs: SummaryInputs): Summary {
     };
   });
 
-  // Completion times and slowdowns are exact nearest-rank percentiles (MODEL.md): one value
-  // per message is few enough to keep them all.
-  const exact = { exactLimit: Math.max(1, messages.length) };
-  const mct = new Histogram(exact);
-  const slowdown = new Histogram(exact);
-  let lastCompletionPs = -1;
-  for (const m of messages) {
-    if (m.completedPs > lastCompletionPs) lastCompletionPs = m.completedPs;
-    if (m.createdPs < warmupPs) continue;
-    const fct = m.completedPs - m.createdPs;
-    mct.add(fct);
-    slowdown.add(fct / m.idealPs);
-  }
-  const fctPercentiles = percentilesOf(mct, PS_TO_US);
-  const slowdownPercentiles = percentilesOf(slowdown, 1);
+  // Completion times and slowdowns: exact nearest-rank percentiles (MODEL.md) up to 4 M
+  // messages, the histogram's bounded relative error beyond.
+  const lastCompletionPs = collector.lastCompletionPs;
+  const fctPercentiles = percentilesOf(collector.mctPs, PS_TO_US);
+  const slowdownPercentiles = percentilesOf(collector.slowdown, 1);
 
   let pauseFrames = 0;
   let resumeFrames = 0;
@@ -103,7 +92,7 @@ export function buildSummary(inputs: SummaryInputs): Summary {
     eventsProcessed: network.scheduler.processed,
     totals: {
       messages: feed.offered,
-      completedMessages: messages.length,
+      completedMessages: collector.completedMessages,
       offeredBytes: feed.offeredBytes,
       deliveredBytes: flowRows.reduce((s, f) => s + f.deliveredBytes, 0),
       windowGbps: windowPs > 0 ? round((collector.windowBytes * 8000) / windowPs) : 0,

@@ -1,5 +1,5 @@
 import { usToPs } from "@cclab/core-des";
-import { Network } from "@cclab/network";
+import { IdealFct, Network } from "@cclab/network";
 import { singleSwitch } from "@cclab/topologies";
 import { describe, expect, it } from "vitest";
 import { Collector } from "../src/collector.js";
@@ -8,7 +8,7 @@ import { Collector } from "../src/collector.js";
 // fallback to per-flow histograms keeps every sample and agrees within their 0.5 %.
 function latencies(limit: number) {
   const net = new Network(singleSwitch({ hosts: 4, rateGbps: 10, latencyNs: 100 }));
-  const collector = new Collector(net, 0, usToPs(10), 0, limit);
+  const collector = new Collector(net, 0, usToPs(10), 0, IdealFct.of(net), 0, limit);
   for (const [src, dst] of [
     [1, 0],
     [2, 0],

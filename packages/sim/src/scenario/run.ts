@@ -41,6 +41,10 @@ export const metricsSchema = strictObject({
     .boolean({ error: "must be true or false" })
     .default(true)
     .describe("write messages.csv (one row per completed message; large for long runs)"),
+  maxMessageRecords: count(
+    "messages.csv holds at most this many messages, the first to complete (completion statistics still cover every message)",
+    0,
+  ).default(1_000_000),
 });
 
 export type MetricsSection = z.output<typeof metricsSchema>;
