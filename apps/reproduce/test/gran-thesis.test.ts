@@ -74,6 +74,15 @@ describe("Gran thesis, InfiniBand CC", () => {
   );
 
   it(
+    "Paper IV silent forest without CC: hotspot, non-hotspot and total receive rates (10 ms)",
+    async () => {
+      const h = await holding("paper4-silent-forest", 0.5);
+      expect([...h.values()]).toEqual([true, true, true]);
+    },
+    TIMEOUT_MS,
+  );
+
+  it(
     "Paper III sweep (two thresholds): fairness is better with a short CCTI_Timer",
     async () => {
       const h = await holding("paper3-parameter-sweep-hysteresis");

@@ -1,36 +1,18 @@
-import { createRng, Scheduler } from "@cclab/core-des";
-import { type HostPartContext, Packet, type PacketKind, type PortView } from "@cclab/fabric";
+import { createRng } from "@cclab/core-des";
+import { Packet, type PacketKind } from "@cclab/fabric";
 import { fc, test } from "@fast-check/vitest";
 import { describe, expect, it } from "vitest";
 import { createReceiverPart, receiverPartFactory } from "./receiver-part.js";
-
-const idlePort: PortView = {
-  vlCount: 4,
-  inputBytes: () => 0,
-  credits: () => 0,
-  isPaused: () => false,
-  isTransmitting: () => false,
-  isBlocked: () => false,
-};
+import { idlePort, testHostContext } from "./test-host-context.js";
 
 function receiver(controlPacketBytes = 64, hostIndex = 5) {
   const sent: Packet[] = [];
-  const scheduler = new Scheduler();
-  const context: HostPartContext = {
-    scheduler,
-    rng: createRng(1).split(`host/${hostIndex}/cc`),
+  const context = testHostContext({
     hostIndex,
-    hostCount: 8,
-    port: idlePort,
-    uplinkRateGbps: 40,
     controlPacketBytes,
     sendControl: (packet) => sent.push(packet),
-    gatesChanged: () => {},
-    resend: () => {
-      throw new Error("the IB receiver resends nothing");
-    },
-  };
-  return { part: createReceiverPart(context), sent, scheduler };
+  });
+  return { part: createReceiverPart(context), sent, scheduler: context.scheduler };
 }
 
 function arriving(fields: Partial<Packet>): Packet {

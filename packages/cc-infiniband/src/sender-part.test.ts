@@ -1,18 +1,10 @@
 import { createRng, Scheduler, serializationPs, type TimePs, usToPs } from "@cclab/core-des";
-import { type FlowGate, type HostPartContext, Packet, type PortView } from "@cclab/fabric";
+import { type FlowGate, Packet } from "@cclab/fabric";
 import { fc, test } from "@fast-check/vitest";
 import { describe, expect, it } from "vitest";
 import { params } from "./params.js";
 import { createSenderPart, senderPartFactory } from "./sender-part.js";
-
-const idlePort: PortView = {
-  vlCount: 4,
-  inputBytes: () => 0,
-  credits: () => 0,
-  isPaused: () => false,
-  isTransmitting: () => false,
-  isBlocked: () => false,
-};
+import { idlePort, testHostContext } from "./test-host-context.js";
 
 /** A CCT whose entries are all distinct and exact in picoseconds: entry i = i² / 4 µs. */
 const TABLE_US = Array.from({ length: 128 }, (_, i) => (i * i) / 4);
@@ -31,22 +23,11 @@ function sender(input: Record<string, unknown>, rateGbps = 40) {
   const scheduler = new Scheduler();
   /** Times at which the part told the host its gates may allow sending earlier. */
   const gatesChangedAt: TimePs[] = [];
-  const context: HostPartContext = {
+  const context = testHostContext({
     scheduler,
-    rng: createRng(1).split("host/0/cc"),
-    hostIndex: 0,
-    hostCount: 8,
-    port: idlePort,
     uplinkRateGbps: rateGbps,
-    controlPacketBytes: 64,
-    sendControl: () => {
-      throw new Error("the IB sender sends no control packets");
-    },
     gatesChanged: () => gatesChangedAt.push(scheduler.nowPs),
-    resend: () => {
-      throw new Error("the IB sender resends nothing");
-    },
-  };
+  });
   const part = createSenderPart(p, context);
   const becnKind = scheduler.defineKind("test: BECN", (flowId) =>
     part.onControl?.(becnFor(flowId)),
