@@ -119,7 +119,8 @@ export async function simulate(
     ? new BlockedSampler(network, binPs)
     : undefined;
   const ccSampler =
-    scenario.metrics.series.includes("cc") && scenario.cc !== undefined
+    scenario.metrics.series.includes("cc") &&
+    (scenario.cc.switch !== null || scenario.cc.hosts.length > 0)
       ? new CcSampler(network, binPs)
       : undefined;
   const background = (sampler === undefined ? 0 : 1) + (ccSampler === undefined ? 0 : 1);
