@@ -1,4 +1,10 @@
-import type { Packet, SwitchPart, SwitchPartContext, SwitchPartFactory } from "@cclab/fabric";
+import {
+  FROM_SWITCH_CONTROL,
+  type Packet,
+  type SwitchPart,
+  type SwitchPartContext,
+  type SwitchPartFactory,
+} from "@cclab/fabric";
 import { type IbCcParams, thresholdsBytes } from "./params.js";
 
 /**
@@ -108,7 +114,7 @@ export function createSwitchPart(p: IbCcParams, context: SwitchPartContext): Swi
       change(inPort, packet.outPort, packet.vl, -packet.sizeBytes);
     },
     onTransmit(packet: Packet, inPort: number, outPort: number): void {
-      if (inPort === -1) return; // the switch's own control packets
+      if (inPort === FROM_SWITCH_CONTROL) return; // never sat in a VoQ
       const ov = outPort * vls + packet.vl;
       if (
         congested[ov] === 1 &&

@@ -10,6 +10,8 @@ import {
   Fifo,
   type FlowControlDiscipline,
   type ForwardingTable,
+  FROM_OUTPUT_BUFFER,
+  FROM_SWITCH_CONTROL,
   type InputQueueSet,
   type Link,
   type LinkReceiver,
@@ -25,9 +27,6 @@ import { queueingPartOf, type SwitchConfig } from "./switch-config.js";
 /** Ports per switch the event target encoding allows (target = switch << 10 | port). */
 export const MAX_SWITCH_PORTS = 1024;
 const PORT_BITS = 10;
-/** What a link is sending, besides a packet cut through from input `i ≥ 0`. */
-const FROM_CONTROL = -1;
-const FROM_OUTPUT_BUFFER = -2;
 
 /** The switch event kinds, registered once per scheduler by {@link registerSwitchEvents}. */
 export interface SwitchKinds {
@@ -392,7 +391,7 @@ export class Switch implements LinkReceiver, LinkSender {
     const packet = control.peek()!;
     if (!this.outFlow[out]!.canSend(packet.vl, packet.sizeBytes)) return false;
     control.shift();
-    this.startOnLink(out, FROM_CONTROL, packet);
+    this.startOnLink(out, FROM_SWITCH_CONTROL, packet);
     return true;
   }
 

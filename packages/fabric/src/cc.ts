@@ -60,6 +60,11 @@ export interface SwitchPartContext extends PartServices {
   sendControl(packet: Packet): void;
 }
 
+/** `inPort` of {@link SwitchPart.onTransmit} for the switch's own control packets. */
+export const FROM_SWITCH_CONTROL = -1;
+/** `inPort` of {@link SwitchPart.onTransmit} for a packet leaving an output buffer. */
+export const FROM_OUTPUT_BUFFER = -2;
+
 /** Hooks a switch calls; a missing hook is never called and costs nothing. */
 export interface SwitchPart extends CcObservable {
   /** A packet was buffered at `inPort` (may mark FECN/ECN from queue state). */
@@ -78,7 +83,8 @@ export interface SwitchPart extends CcObservable {
   onDequeue?(packet: Packet, inPort: number): void;
   /**
    * A packet starts leaving through `outPort` (may mark at transmit). `inPort` is the input
-   * it came from, −1 for the switch's own control packets, −2 from an output buffer.
+   * it came from, {@link FROM_SWITCH_CONTROL} for the switch's own control packets,
+   * {@link FROM_OUTPUT_BUFFER} from an output buffer.
    */
   onTransmit?(packet: Packet, inPort: number, outPort: number): void;
 }

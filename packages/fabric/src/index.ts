@@ -4,6 +4,8 @@ export {
   type CcScheme,
   type FlowGate,
   type FlowInfo,
+  FROM_OUTPUT_BUFFER,
+  FROM_SWITCH_CONTROL,
   type HostPartContext,
   type PartServices,
   type PortView,

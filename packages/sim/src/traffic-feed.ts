@@ -70,16 +70,15 @@ export class TrafficFeed {
     this.budget =
       budgetStreams.length === 0
         ? undefined
-        : new BudgetRelease(network, budgetStreams, limits, (stream, dstHost, nowPs) => {
-            collector.offered(stream.srcHost, dstHost, 0, stream.messageBytes, stream.group);
-            this.offered++;
-            this.offeredBytes += stream.messageBytes;
-            return network.addMessage(stream.srcHost, {
+        : new BudgetRelease(network, budgetStreams, limits, (stream, dstHost, nowPs) =>
+            this.handOver({
+              srcHost: stream.srcHost,
               dstHost,
               bytes: stream.messageBytes,
               startPs: nowPs,
-            });
-          });
+              group: stream.group,
+            }),
+          );
     this.pending = this.source.next();
     this.kind = network.scheduler.defineKind("traffic: messages due", () => this.feed());
     if (this.pending !== undefined) network.scheduler.schedule(this.pending.startPs, this.kind, 0);
@@ -95,20 +94,25 @@ export class TrafficFeed {
     const until = scheduler.nowPs + HORIZON_PS;
     let m = this.pending;
     while (m !== undefined && m.startPs < until) {
-      const sl = m.sl ?? 0;
-      this.collector.offered(m.srcHost, m.dstHost, sl, m.bytes, m.group ?? "default");
-      this.network.addMessage(m.srcHost, {
-        dstHost: m.dstHost,
-        bytes: m.bytes,
-        startPs: m.startPs,
-        sl,
-      });
-      this.offered++;
-      this.offeredBytes += m.bytes;
+      this.handOver(m);
       m = this.source.next();
     }
     this.pending = m;
     if (m !== undefined) scheduler.schedule(m.startPs, this.kind, 0);
+  }
+
+  // Counts a message as offered and queues it at its source host; returns its message id.
+  private handOver(m: TrafficMessage): number {
+    const sl = m.sl ?? 0;
+    this.collector.offered(m.srcHost, m.dstHost, sl, m.bytes, m.group ?? "default");
+    this.offered++;
+    this.offeredBytes += m.bytes;
+    return this.network.addMessage(m.srcHost, {
+      dstHost: m.dstHost,
+      bytes: m.bytes,
+      startPs: m.startPs,
+      sl,
+    });
   }
 }
 
