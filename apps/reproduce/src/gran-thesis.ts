@@ -381,9 +381,10 @@ function paper3Sweep(thresholds: "hysteresis" | "table-1"): Experiment {
 async function forestRates(file: string, scale: number) {
   const { result } = await runScenario(file, scale);
   const s = result.summary;
-  const hotspots = new Set(s.flows.filter((f) => f.group === "hot").map((f) => f.dst));
-  const hot = s.hosts.filter((_, i) => hotspots.has(i)).map((h) => h.receiveGbps);
-  const other = s.hosts.filter((_, i) => !hotspots.has(i)).map((h) => h.receiveGbps);
+  // A hotspot is a host that received traffic of the "hot" group (its contributors' flows).
+  const isHotspot = (h: (typeof s.hosts)[number]) => (h.receiveGbpsByGroup.hot ?? 0) > 0;
+  const hot = s.hosts.filter(isHotspot).map((h) => h.receiveGbps);
+  const other = s.hosts.filter((h) => !isHotspot(h)).map((h) => h.receiveGbps);
   return {
     hotspot: mean(hot),
     nonHotspot: mean(other),

@@ -10,22 +10,45 @@ import type {
 import type { IbCcParams } from "./params.js";
 import { CctiTimer } from "./timers.js";
 
+/** What every throttle of one host needs to turn a CCTI into a send time. */
+interface ThrottleTable {
+  readonly scheduler: HostPartContext["scheduler"];
+  readonly rateGbps: number;
+  /** CCT[i] in ps. */
+  readonly cctPs: Float64Array;
+}
+
 /**
  * What one CCTI throttles: a queue pair (level `qp`) or every flow of a service level at this
- * host (level `sl`); the spec makes the two exclusive (Paper II L1269).
+ * host (level `sl`); the spec makes the two exclusive (Paper II L1269). It is its flows' gate
+ * itself: one object per flow, not a gate with two closures (a 648-node fabric opens up to
+ * 419,256 flows).
  */
-class Throttle {
+class Throttle implements FlowGate {
   ccti: number;
   /** End of the last packet sent under this throttle: the IRD counts from there. */
   lastEndPs: TimePs = Number.NEGATIVE_INFINITY;
   lastSizeBytes = 0;
   timer: CctiTimer | undefined;
+  /** True while in its SL's list of throttles above CCTI_Min (port-SL timers). */
+  raised = false;
 
   constructor(
     readonly sl: number,
     cctiMin: number,
+    private readonly table: ThrottleTable,
   ) {
     this.ccti = cctiMin;
+  }
+
+  nextSendPs(nowPs: TimePs): TimePs {
+    return this.ccti === 0 ? nowPs : this.lastEndPs + this.table.cctPs[this.ccti]!;
+  }
+
+  onSent(packet: Packet): void {
+    this.lastEndPs =
+      this.table.scheduler.nowPs + serializationPs(packet.sizeBytes, this.table.rateGbps);
+    this.lastSizeBytes = packet.sizeBytes;
   }
 }
 
@@ -48,9 +71,12 @@ export function createSenderPart(p: IbCcParams, context: HostPartContext): Sende
   const rateGbps = context.uplinkRateGbps;
   const timerPs = Math.round(p.cctiTimerUs * 1e6);
   const cctPs = Float64Array.from(p.cctUs, (us) => Math.round(us * 1e6));
+  const table: ThrottleTable = { scheduler, rateGbps, cctPs };
   const byFlow = new Map<number, Throttle>();
   const bySl = new Map<number, Throttle>();
-  const throttlesOfSl = new Map<number, Throttle[]>();
+  // Per SL, its throttles above CCTI_Min: a timer expiry visits only these, not every flow
+  // the host ever opened.
+  const raisedOfSl = new Map<number, Throttle[]>();
   const slTimers = new Map<number, CctiTimer>();
   let becnReceived = 0;
   let cctiDecrements = 0;
@@ -65,16 +91,19 @@ export function createSenderPart(p: IbCcParams, context: HostPartContext): Sende
   const slTimer = (sl: number): CctiTimer => {
     let timer = slTimers.get(sl);
     if (timer === undefined) {
-      const throttles = throttlesOfSl.get(sl)!;
+      const raised = raisedOfSl.get(sl)!;
       const owner = {
         expire: () => {
-          let above = false;
           let lowered = false;
-          for (const t of throttles) {
+          let kept = 0;
+          for (let i = 0; i < raised.length; i++) {
+            const t = raised[i]!;
             lowered = decrement(t) || lowered;
-            above ||= t.ccti > p.cctiMin;
+            if (t.ccti > p.cctiMin) raised[kept++] = t;
+            else t.raised = false;
           }
-          if (above) timer!.armAt(scheduler.nowPs + timerPs);
+          raised.length = kept;
+          if (kept > 0) timer!.armAt(scheduler.nowPs + timerPs);
           // A lower CCTI is a shorter delay: parked flows may send earlier than they were told.
           if (lowered) context.gatesChanged();
         },
@@ -90,11 +119,9 @@ export function createSenderPart(p: IbCcParams, context: HostPartContext): Sende
       const shared = bySl.get(flow.sl);
       if (shared !== undefined) return shared;
     }
-    const t = new Throttle(flow.sl, p.cctiMin);
+    const t = new Throttle(flow.sl, p.cctiMin, table);
     if (p.level === "sl") bySl.set(flow.sl, t);
-    const list = throttlesOfSl.get(flow.sl) ?? [];
-    list.push(t);
-    throttlesOfSl.set(flow.sl, list);
+    if (!raisedOfSl.has(flow.sl)) raisedOfSl.set(flow.sl, []);
     if (p.timer === "per-flow") {
       const owner = {
         expire: () => {
@@ -116,6 +143,10 @@ export function createSenderPart(p: IbCcParams, context: HostPartContext): Sende
       t.timer!.armAt(scheduler.nowPs + timerPs);
       return;
     }
+    if (!t.raised) {
+      t.raised = true;
+      raisedOfSl.get(t.sl)!.push(t);
+    }
     const timer = slTimer(t.sl);
     if (!timer.armed) {
       const now = scheduler.nowPs;
@@ -127,13 +158,7 @@ export function createSenderPart(p: IbCcParams, context: HostPartContext): Sende
     openFlow(flow: FlowInfo): FlowGate {
       const t = throttleFor(flow);
       byFlow.set(flow.flowId, t);
-      return {
-        nextSendPs: (nowPs) => (t.ccti === 0 ? nowPs : t.lastEndPs + cctPs[t.ccti]!),
-        onSent: (packet: Packet) => {
-          t.lastEndPs = scheduler.nowPs + serializationPs(packet.sizeBytes, rateGbps);
-          t.lastSizeBytes = packet.sizeBytes;
-        },
-      };
+      return t;
     },
     onControl(packet: Packet): void {
       if (!packet.becn) return;

@@ -370,7 +370,7 @@ export class Hca implements LinkReceiver, LinkSender {
         this.joinRotation(qp);
       }
     }
-    if (this.arrivalCursor > 1024 && this.arrivalCursor * 2 > this.arrivals.length) {
+    if (this.arrivalCursor > 64 && this.arrivalCursor * 2 > this.arrivals.length) {
       this.arrivals.splice(0, this.arrivalCursor);
       this.arrivalCursor = 0;
     }

@@ -33,8 +33,18 @@ interface Hop {
  */
 export class IdealFct {
   private readonly wiring: Wiring;
-  private readonly paths = new Map<number, Hop[]>();
-  private readonly cache = new Map<string, TimePs>();
+  /**
+   * Per (src, dst) pair seen, the id of its route's signature: routes with the same rates and
+   * latencies hop by hop have the same ideal times, and a fabric has few distinct ones (a
+   * 648-node folded Clos has 419,256 pairs and a handful of signatures).
+   */
+  private readonly signatureOfPair = new Map<number, number>();
+  private readonly signatureIds = new Map<string, number>();
+  /** Per signature id: its hops, and its ideal times by message size. */
+  private readonly signatures: {
+    readonly hops: readonly Hop[];
+    readonly byBytes: Map<number, TimePs>;
+  }[] = [];
   private readonly routingPs: TimePs;
 
   /** The ideal times of a built network, with its host and switch parameters. */
@@ -60,29 +70,36 @@ export class IdealFct {
 
   /** Ideal completion time of `bytes` of payload from `src` to `dst`, ps. */
   messagePs(src: number, dst: number, bytes: number): TimePs {
-    const key = `${src}>${dst}:${bytes}`;
-    const cached = this.cache.get(key);
+    const signature = this.signatures[this.signature(src, dst)]!;
+    const cached = signature.byBytes.get(bytes);
     if (cached !== undefined) return cached;
-    const value = this.compute(this.path(src, dst), bytes);
-    this.cache.set(key, value);
+    const value = this.compute(signature.hops, bytes);
+    signature.byBytes.set(bytes, value);
     return value;
   }
 
-  private path(src: number, dst: number): Hop[] {
-    const key = src * this.topology.fabric.hosts.length + dst;
-    let hops = this.paths.get(key);
-    if (hops !== undefined) return hops;
+  private signature(src: number, dst: number): number {
+    const pair = src * this.topology.fabric.hosts.length + dst;
+    const known = this.signatureOfPair.get(pair);
+    if (known !== undefined) return known;
     const { fabric } = this.topology;
     const cableOf = (cable: number): Hop => {
       const c = fabric.cables[cable]!;
       return { rateGbps: c.rateGbps, latencyPs: nsToPs(c.latencyNs) };
     };
-    hops = [cableOf(this.wiring.hostPeers[src]!.cable)];
+    const hops = [cableOf(this.wiring.hostPeers[src]!.cable)];
     for (const hop of traceRoute(this.wiring, this.topology.routing, src, dst)) {
       hops.push(cableOf(this.wiring.switchPorts[hop.switchIndex]![hop.outPort]!.cable));
     }
-    this.paths.set(key, hops);
-    return hops;
+    const key = hops.map((h) => `${h.rateGbps}/${h.latencyPs}`).join(" ");
+    let id = this.signatureIds.get(key);
+    if (id === undefined) {
+      id = this.signatures.length;
+      this.signatureIds.set(key, id);
+      this.signatures.push({ hops, byBytes: new Map() });
+    }
+    this.signatureOfPair.set(pair, id);
+    return id;
   }
 
   private compute(hops: readonly Hop[], bytes: number): TimePs {

@@ -14,6 +14,26 @@ const LATENCY_SAMPLE_LIMIT = 1 << 23;
  */
 const COMPLETION_EXACT_LIMIT = 1 << 22;
 
+/** What a {@link Collector} records, and how much of it. */
+export interface CollectorOptions {
+  /** Results ignore what happens before this. */
+  readonly warmupPs: TimePs;
+  /** Width of the throughput series' bins. */
+  readonly binPs: TimePs;
+  /** Flows (the first by first message) whose throughput series is kept. */
+  readonly maxFlowSeries: number;
+  readonly ideal: IdealFct;
+  /** Completed messages kept as records (`messages.csv`). */
+  readonly maxMessageRecords: number;
+  /**
+   * Keep per-flow completion-time and latency percentiles (`metrics.flowTable`). Off, a flow
+   * costs a few counters however long the run: a 648-node fabric has up to 419,256 flows.
+   */
+  readonly perFlowStats: boolean;
+  /** Packet latencies kept as exact samples before per-flow histograms take over. */
+  readonly latencySampleLimit?: number;
+}
+
 /** What is known of one flow (one source, destination and SL) during and after the run. */
 export class FlowRecord {
   messages = 0;
@@ -87,16 +107,26 @@ export class Collector {
   /** Called after every message completion (the runner stops there when all are done). */
   onCompletion: (() => void) | undefined;
 
+  readonly warmupPs: TimePs;
+  private readonly binPs: TimePs;
+  private readonly maxFlowSeries: number;
+  private readonly ideal: IdealFct;
+  private readonly maxMessageRecords: number;
+  private readonly perFlowStats: boolean;
+
   constructor(
     private readonly network: Network,
-    readonly warmupPs: TimePs,
-    private readonly binPs: TimePs,
-    private readonly maxFlowSeries: number,
-    private readonly ideal: IdealFct,
-    private readonly maxMessageRecords: number,
-    latencySampleLimit = LATENCY_SAMPLE_LIMIT,
+    options: CollectorOptions,
   ) {
-    this.latencySamples = new FlowLatencySamples(latencySampleLimit);
+    this.warmupPs = options.warmupPs;
+    this.binPs = options.binPs;
+    this.maxFlowSeries = options.maxFlowSeries;
+    this.ideal = options.ideal;
+    this.maxMessageRecords = options.maxMessageRecords;
+    this.perFlowStats = options.perFlowStats;
+    this.latencySamples = this.perFlowStats
+      ? new FlowLatencySamples(options.latencySampleLimit ?? LATENCY_SAMPLE_LIMIT)
+      : undefined;
     const hosts = network.hosts.length;
     this.byId = new Array(hosts * hosts * network.switchConfig.vlCount).fill(undefined);
     network.onDelivery((packet, now) => this.delivered(packet, now));
@@ -114,8 +144,10 @@ export class Collector {
       const fct = c.completedPs - c.createdPs;
       this.mctPs.add(fct);
       this.slowdown.add(fct / idealPs);
-      if (flow.mctPs === undefined) flow.mctPs = new Histogram();
-      flow.mctPs.add(fct);
+      if (this.perFlowStats) {
+        if (flow.mctPs === undefined) flow.mctPs = new Histogram();
+        flow.mctPs.add(fct);
+      }
     }
     if (this.messages.length < this.maxMessageRecords) {
       this.messages.push({
@@ -174,7 +206,7 @@ export class Collector {
       if (this.latencySamples !== undefined) {
         this.latencySamples.add(flow.index, latency);
         if (this.latencySamples.full) this.samplesToHistograms();
-      } else {
+      } else if (this.perFlowStats) {
         if (flow.latencyPs === undefined) flow.latencyPs = new Histogram();
         flow.latencyPs.add(latency);
       }

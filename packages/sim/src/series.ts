@@ -4,7 +4,7 @@ import type { SwitchPortStats } from "@cclab/fabric-switch";
 import type { Network } from "@cclab/network";
 import type { BlockedSampler } from "./blocked-sampler.js";
 import type { CcSampler } from "./cc-sampler.js";
-import type { Collector, MessageRecord } from "./collector.js";
+import type { Collector } from "./collector.js";
 import type { ResolvedScenario } from "./scenario/resolve.js";
 
 export interface SeriesInputs {

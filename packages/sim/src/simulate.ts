@@ -100,14 +100,16 @@ export async function simulate(
   const warmupPs = usToPs(scenario.run.warmupUs);
   const binPs = usToPs(scenario.metrics.binUs);
   const durationPs = scenario.run.durationUs === undefined ? null : usToPs(scenario.run.durationUs);
-  const collector = new Collector(
-    network,
+  const collector = new Collector(network, {
     warmupPs,
     binPs,
-    scenario.metrics.series.includes("flow-throughput") ? scenario.metrics.maxFlowSeries : 0,
-    IdealFct.of(network),
-    scenario.metrics.messageTable ? scenario.metrics.maxMessageRecords : 0,
-  );
+    maxFlowSeries: scenario.metrics.series.includes("flow-throughput")
+      ? scenario.metrics.maxFlowSeries
+      : 0,
+    ideal: IdealFct.of(network),
+    maxMessageRecords: scenario.metrics.messageTable ? scenario.metrics.maxMessageRecords : 0,
+    perFlowStats: scenario.metrics.flowTable,
+  });
   const feed = new TrafficFeed(
     scenario,
     network,

@@ -1,10 +1,10 @@
-import { Histogram, psToUs, type TimePs } from "@cclab/core-des";
+import { psToUs, type TimePs } from "@cclab/core-des";
 import type { SwitchPortStats } from "@cclab/fabric-switch";
 import type { Network } from "@cclab/network";
 import {
   type Collector,
+  type FlowRecord,
   jainOrNull,
-  type MessageRecord,
   percentilesOf,
   round,
 } from "./collector.js";
@@ -31,40 +31,10 @@ export function buildSummary(inputs: SummaryInputs): Summary {
   const { scenario, network, collector, feed, status, endPs, portStats } = inputs;
   const warmupPs = Math.min(collector.warmupPs, endPs);
   const hostName = (h: number) => network.topology.fabric.hosts[h]!.name;
-  const latencies = collector.flowLatencies(PS_TO_NS);
   const flows = [...collector.flows.values()].sort((a, b) => a.id - b.id);
-  const flowRows = flows.map((f) => ({
-    id: f.id,
-    src: f.src,
-    dst: f.dst,
-    srcName: hostName(f.src),
-    dstName: hostName(f.dst),
-    sl: f.sl,
-    group: f.group,
-    messages: f.messages,
-    completedMessages: f.completedMessages,
-    offeredBytes: f.offeredBytes,
-    deliveredBytes: f.deliveredBytes,
-    meanGbps: round(collector.meanGbps(f, endPs)),
-    firstInjectionUs: f.lastDeliveryPs < 0 ? null : round(f.firstInjectionPs * PS_TO_US),
-    lastDeliveryUs: f.lastDeliveryPs < 0 ? null : round(f.lastDeliveryPs * PS_TO_US),
-    mctUs: percentilesOf(f.mctPs, PS_TO_US),
-    latencyNs: latencies[f.index]!,
-  }));
-  const groupNames = [...new Set(flowRows.map((f) => f.group))].sort();
-  const groups = groupNames.map((name) => {
-    const members = flowRows.filter((f) => f.group === name);
-    const rates = members.map((f) => f.meanGbps);
-    return {
-      name,
-      flows: members.length,
-      deliveredBytes: members.reduce((s, f) => s + f.deliveredBytes, 0),
-      meanGbps: round(rates.reduce((s, r) => s + r, 0) / rates.length),
-      minGbps: Math.min(...rates),
-      maxGbps: Math.max(...rates),
-      jainIndex: jainOrNull(rates),
-    };
-  });
+  const rates = flows.map((f) => round(collector.meanGbps(f, endPs)));
+  const flowRows = scenario.metrics.flowTable ? flowTable(collector, flows, rates, hostName) : [];
+  const groups = groupRows(flows, rates);
 
   // Completion times and slowdowns: exact nearest-rank percentiles (MODEL.md) up to 4 M
   // messages, the histogram's bounded relative error beyond.
@@ -94,7 +64,7 @@ export function buildSummary(inputs: SummaryInputs): Summary {
       messages: feed.offered,
       completedMessages: collector.completedMessages,
       offeredBytes: feed.offeredBytes,
-      deliveredBytes: flowRows.reduce((s, f) => s + f.deliveredBytes, 0),
+      deliveredBytes: flows.reduce((s, f) => s + f.deliveredBytes, 0),
       windowGbps: windowPs > 0 ? round((collector.windowBytes * 8000) / windowPs) : 0,
       dataDrops,
       pauseFrames,
@@ -124,25 +94,111 @@ export function buildSummary(inputs: SummaryInputs): Summary {
   };
 }
 
-// Per host, the window bytes of the flows it sent and received, as Gb/s over the window.
+// One row per flow (in id order), with its percentiles.
+function flowTable(
+  collector: Collector,
+  flows: readonly FlowRecord[],
+  rates: readonly number[],
+  hostName: (host: number) => string,
+): Summary["flows"] {
+  const latencies = collector.flowLatencies(PS_TO_NS);
+  return flows.map((f, i) => ({
+    id: f.id,
+    src: f.src,
+    dst: f.dst,
+    srcName: hostName(f.src),
+    dstName: hostName(f.dst),
+    sl: f.sl,
+    group: f.group,
+    messages: f.messages,
+    completedMessages: f.completedMessages,
+    offeredBytes: f.offeredBytes,
+    deliveredBytes: f.deliveredBytes,
+    meanGbps: rates[i]!,
+    firstInjectionUs: f.lastDeliveryPs < 0 ? null : round(f.firstInjectionPs * PS_TO_US),
+    lastDeliveryUs: f.lastDeliveryPs < 0 ? null : round(f.lastDeliveryPs * PS_TO_US),
+    mctUs: percentilesOf(f.mctPs, PS_TO_US),
+    latencyNs: latencies[f.index]!,
+  }));
+}
+
+// Per traffic group (in name order), its flows' throughput and fairness. Loops, not spreads:
+// a uniform pattern on 648 hosts has 419,256 flows, more arguments than a call may take.
+function groupRows(flows: readonly FlowRecord[], rates: readonly number[]): Summary["groups"] {
+  const byGroup = new Map<string, number[]>();
+  for (let i = 0; i < flows.length; i++) {
+    const group = flows[i]!.group;
+    let members = byGroup.get(group);
+    if (members === undefined) {
+      members = [];
+      byGroup.set(group, members);
+    }
+    members.push(i);
+  }
+  const names = [...byGroup.keys()].sort();
+  return names.map((name) => {
+    const members = byGroup.get(name)!;
+    const groupRates = members.map((i) => rates[i]!);
+    let deliveredBytes = 0;
+    let sum = 0;
+    let min = Number.POSITIVE_INFINITY;
+    let max = Number.NEGATIVE_INFINITY;
+    for (const i of members) {
+      deliveredBytes += flows[i]!.deliveredBytes;
+      const r = rates[i]!;
+      sum += r;
+      if (r < min) min = r;
+      if (r > max) max = r;
+    }
+    return {
+      name,
+      flows: members.length,
+      deliveredBytes,
+      meanGbps: round(sum / members.length),
+      minGbps: min,
+      maxGbps: max,
+      jainIndex: jainOrNull(groupRates),
+    };
+  });
+}
+
+// Per host, the window bytes of the flows it sent and received, as Gb/s over the window, and
+// what it received split by traffic group (Paper IV tells hotspots by their "hot" traffic).
 function hostRates(
   network: Network,
-  flows: readonly { src: number; dst: number; windowBytes: number }[],
+  flows: readonly FlowRecord[],
   windowPs: number,
 ): Summary["hosts"] {
   const hosts = network.topology.fabric.hosts;
   const sent = new Float64Array(hosts.length);
   const received = new Float64Array(hosts.length);
+  const byGroup = new Map<string, Float64Array>();
   for (const f of flows) {
     sent[f.src]! += f.windowBytes;
     received[f.dst]! += f.windowBytes;
+    if (f.windowBytes === 0) continue;
+    let perHost = byGroup.get(f.group);
+    if (perHost === undefined) {
+      perHost = new Float64Array(hosts.length);
+      byGroup.set(f.group, perHost);
+    }
+    perHost[f.dst]! += f.windowBytes;
   }
+  const groups = [...byGroup.keys()].sort();
   const gbps = (bytes: number) => (windowPs > 0 ? round((bytes * 8000) / windowPs) : 0);
-  return hosts.map((h, i) => ({
-    name: h.name,
-    sendGbps: gbps(sent[i]!),
-    receiveGbps: gbps(received[i]!),
-  }));
+  return hosts.map((h, i) => {
+    const receiveGbpsByGroup: Record<string, number> = {};
+    for (const group of groups) {
+      const bytes = byGroup.get(group)![i]!;
+      if (bytes > 0) receiveGbpsByGroup[group] = gbps(bytes);
+    }
+    return {
+      name: h.name,
+      sendGbps: gbps(sent[i]!),
+      receiveGbps: gbps(received[i]!),
+      receiveGbpsByGroup,
+    };
+  });
 }
 
 function congestedPorts(

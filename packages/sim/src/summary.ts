@@ -144,11 +144,18 @@ export const summarySchema = z
             name: z.string(),
             sendGbps: z.number().describe("payload it sent that was delivered in the window, Gb/s"),
             receiveGbps: z.number().describe("payload delivered to it in the window, Gb/s"),
+            receiveGbpsByGroup: z
+              .record(z.string(), z.number())
+              .describe(
+                "receiveGbps split by the traffic group of the flows it came from (e.g. hot, cold, victim), groups in name order; groups that sent it nothing are left out",
+              ),
           })
           .strict(),
       )
       .describe("every host's delivered throughput over the measurement window, in host order"),
-    flows: z.array(flowSchema),
+    flows: z
+      .array(flowSchema)
+      .describe("every flow, in id order; empty when the scenario sets metrics.flowTable to false"),
     congestedPorts: z
       .array(portSchema)
       .describe("up to 16 switch input ports and VLs with the highest mean occupancy"),

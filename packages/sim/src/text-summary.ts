@@ -22,6 +22,9 @@ export function table(header: readonly string[], rows: readonly (readonly string
 
 /** The flow table the CLI prints and `summary.txt` holds (at most `limit` flows). */
 export function flowTable(summary: Summary, limit = 20): string[] {
+  if (summary.flows.length === 0 && summary.groups.length > 0) {
+    return ["(no per-flow rows: the scenario sets metrics.flowTable to false)"];
+  }
   const rows = summary.flows
     .slice(0, limit)
     .map((f) => [

@@ -8,7 +8,15 @@ import { Collector } from "../src/collector.js";
 // fallback to per-flow histograms keeps every sample and agrees within their 0.5 %.
 function latencies(limit: number) {
   const net = new Network(singleSwitch({ hosts: 4, rateGbps: 10, latencyNs: 100 }));
-  const collector = new Collector(net, 0, usToPs(10), 0, IdealFct.of(net), 0, limit);
+  const collector = new Collector(net, {
+    warmupPs: 0,
+    binPs: usToPs(10),
+    maxFlowSeries: 0,
+    ideal: IdealFct.of(net),
+    maxMessageRecords: 0,
+    perFlowStats: true,
+    latencySampleLimit: limit,
+  });
   for (const [src, dst] of [
     [1, 0],
     [2, 0],

@@ -37,6 +37,12 @@ export const metricsSchema = strictObject({
     "flow-throughput is written for at most this many flows (the first by flow id); the summary has every flow",
     0,
   ).default(256),
+  flowTable: z
+    .boolean({ error: "must be true or false" })
+    .default(true)
+    .describe(
+      "one row per flow in summary.json (flows[]) with its completion-time and latency percentiles; false for large fabrics (a 648-node fabric has up to 419,256 flows): flows[] is left empty and no per-flow percentiles are kept, while groups, hosts and totals are unchanged",
+    ),
   messageTable: z
     .boolean({ error: "must be true or false" })
     .default(true)
