@@ -1,8 +1,10 @@
 /**
- * `npm run reproduce [-- --quick] [-- --only <id>]`: runs the experiments of the seed papers
- * from the shipped scenarios and writes `reproductions.md` at the repository root.
+ * `npm run reproduce [-- --quick] [-- --only <id>[,<id>...]]`: runs the experiments of the seed
+ * papers from the shipped scenarios and writes `reproductions.md` at the repository root. Each
+ * outcome is saved (`.bench/outcomes/<id>.json`), so the long Paper IV runs can be redone
+ * alone and the report still lists every experiment, each with the day it ran.
  */
-import { writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { Experiment } from "./experiment.js";
 import { GRAN_THESIS } from "./gran-thesis.js";
@@ -10,20 +12,30 @@ import { type ReportEntry, reportMarkdown } from "./report.js";
 
 const EXPERIMENTS: readonly Experiment[] = [...GRAN_THESIS];
 const OUT = fileURLToPath(new URL("../../../reproductions.md", import.meta.url));
+const SAVED = fileURLToPath(new URL("../.bench/outcomes/", import.meta.url));
+
+type Saved = Omit<ReportEntry, "experiment">;
+
+function saved(id: string): Saved | undefined {
+  const file = `${SAVED}${id}.json`;
+  return existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as Saved) : undefined;
+}
 
 async function main(argv: string[]): Promise<void> {
   const quick = argv.includes("--quick");
   const onlyAt = argv.indexOf("--only");
-  const only = onlyAt >= 0 ? argv[onlyAt + 1] : undefined;
-  const chosen = EXPERIMENTS.filter((e) => only === undefined || e.id === only);
-  if (chosen.length === 0) {
+  const only = onlyAt >= 0 ? (argv[onlyAt + 1] ?? "").split(",") : undefined;
+  const unknown = (only ?? []).filter((id) => !EXPERIMENTS.some((e) => e.id === id));
+  if (unknown.length > 0 || only?.length === 0) {
     process.stderr.write(
-      `no experiment "${only}"; known: ${EXPERIMENTS.map((e) => e.id).join(", ")}\n`,
+      `no experiment "${unknown.join(", ")}"; known: ${EXPERIMENTS.map((e) => e.id).join(", ")}\n`,
     );
     process.exitCode = 2;
     return;
   }
-  const entries: ReportEntry[] = [];
+  const chosen = EXPERIMENTS.filter((e) => only === undefined || only.includes(e.id));
+  const fresh = new Map<string, Saved>();
+  mkdirSync(SAVED, { recursive: true });
   for (const experiment of chosen) {
     process.stderr.write(`${experiment.id} …`);
     const start = performance.now();
@@ -33,14 +45,22 @@ async function main(argv: string[]): Promise<void> {
     process.stderr.write(
       ` ${held}/${outcome.findings.length} hold (${wallSeconds.toFixed(1)} s)\n`,
     );
-    entries.push({ experiment, outcome, wallSeconds });
+    const entry: Saved = {
+      outcome,
+      wallSeconds,
+      date: new Date().toISOString().slice(0, 10),
+      quick,
+    };
+    writeFileSync(`${SAVED}${experiment.id}.json`, `${JSON.stringify(entry, null, 1)}\n`);
+    fresh.set(experiment.id, entry);
   }
-  const command = `npm run reproduce${quick ? " -- --quick" : ""}${only === undefined ? "" : ` -- --only ${only}`}`;
-  const markdown = reportMarkdown(entries, {
-    command,
-    date: new Date().toISOString().slice(0, 10),
-    node: process.versions.node,
-  });
+  const entries: ReportEntry[] = [];
+  for (const experiment of EXPERIMENTS) {
+    const entry = fresh.get(experiment.id) ?? saved(experiment.id);
+    if (entry !== undefined) entries.push({ experiment, ...entry });
+  }
+  const command = `npm run reproduce${quick ? " -- --quick" : ""}${only === undefined ? "" : ` -- --only ${only.join(",")}`}`;
+  const markdown = reportMarkdown(entries, { command, node: process.versions.node });
   writeFileSync(OUT, markdown);
   process.stderr.write(`wrote ${OUT}\n`);
 }

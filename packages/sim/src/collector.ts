@@ -22,6 +22,8 @@ export interface CollectorOptions {
   readonly binPs: TimePs;
   /** Flows (the first by first message) whose throughput series is kept. */
   readonly maxFlowSeries: number;
+  /** Keep each host's received bytes per bin and traffic group (`host-throughput`). */
+  readonly hostSeries: boolean;
   readonly ideal: IdealFct;
   /** Completed messages kept as records (`messages.csv`). */
   readonly maxMessageRecords: number;
@@ -48,6 +50,8 @@ export class FlowRecord {
   mctPs: Histogram | undefined;
   /** Position among the flows whose throughput series is kept, or −1. */
   seriesIndex = -1;
+  /** Where its destination's receive series for its group is kept (`hostSeries`), or −1. */
+  hostSeriesIndex = -1;
 
   constructor(
     /** Position in order of first message (dense, from 0). */
@@ -94,6 +98,11 @@ export class Collector {
   readonly seriesFlows: FlowRecord[] = [];
   /** Per series flow: payload bytes delivered per bin. */
   readonly seriesBytes: Float64Array[] = [];
+  /** Receiving host and traffic group of each host series, in order of first message. */
+  readonly hostSeriesKeys: { readonly host: number; readonly group: string }[] = [];
+  /** Per host series: payload bytes delivered per bin (`host-throughput`). */
+  readonly hostSeries: Float64Array[] = [];
+  private readonly hostSeriesOf = new Map<string, number>();
   windowBytes = 0;
   lastDeliveryPs = 0;
   /** Messages delivered completely so far (all hosts). */
@@ -110,6 +119,7 @@ export class Collector {
   readonly warmupPs: TimePs;
   private readonly binPs: TimePs;
   private readonly maxFlowSeries: number;
+  private readonly keepHostSeries: boolean;
   private readonly ideal: IdealFct;
   private readonly maxMessageRecords: number;
   private readonly perFlowStats: boolean;
@@ -121,6 +131,7 @@ export class Collector {
     this.warmupPs = options.warmupPs;
     this.binPs = options.binPs;
     this.maxFlowSeries = options.maxFlowSeries;
+    this.keepHostSeries = options.hostSeries;
     this.ideal = options.ideal;
     this.maxMessageRecords = options.maxMessageRecords;
     this.perFlowStats = options.perFlowStats;
@@ -178,6 +189,7 @@ export class Collector {
         this.seriesFlows.push(flow);
         this.seriesBytes.push(new Float64Array(16));
       }
+      if (this.keepHostSeries) flow.hostSeriesIndex = this.hostSeriesFor(dst, group);
     }
     flow.messages++;
     flow.offeredBytes += bytes;
@@ -211,17 +223,23 @@ export class Collector {
         flow.latencyPs.add(latency);
       }
     }
-    if (flow.seriesIndex >= 0) {
-      const bin = Math.floor(now / this.binPs);
-      let series = this.seriesBytes[flow.seriesIndex]!;
-      if (bin >= series.length) {
-        const grown = new Float64Array(Math.max(bin + 1, series.length * 2));
-        grown.set(series);
-        series = grown;
-        this.seriesBytes[flow.seriesIndex] = series;
-      }
-      series[bin]! += bytes;
+    if (flow.seriesIndex >= 0)
+      addToBin(this.seriesBytes, flow.seriesIndex, now / this.binPs, bytes);
+    if (flow.hostSeriesIndex >= 0) {
+      addToBin(this.hostSeries, flow.hostSeriesIndex, now / this.binPs, bytes);
     }
+  }
+
+  private hostSeriesFor(host: number, group: string): number {
+    const key = `${host} ${group}`;
+    let index = this.hostSeriesOf.get(key);
+    if (index === undefined) {
+      index = this.hostSeries.length;
+      this.hostSeriesOf.set(key, index);
+      this.hostSeriesKeys.push({ host, group });
+      this.hostSeries.push(new Float64Array(16));
+    }
+    return index;
   }
 
   // The sample store is full: its samples and every later one go to per-flow histograms.
@@ -266,6 +284,19 @@ export class Collector {
     const to = Math.min(flow.lastDeliveryPs, endPs);
     return to > from ? (flow.windowBytes * 8000) / (to - from) : 0;
   }
+}
+
+/** Adds `bytes` to bin ⌊`at`⌋ of series `i`, growing it (doubling) when needed. */
+function addToBin(series: Float64Array[], i: number, at: number, bytes: number): void {
+  const bin = Math.floor(at);
+  let bins = series[i]!;
+  if (bin >= bins.length) {
+    const grown = new Float64Array(Math.max(bin + 1, bins.length * 2));
+    grown.set(bins);
+    bins = grown;
+    series[i] = bins;
+  }
+  bins[bin]! += bytes;
 }
 
 /** A histogram's summary in another unit (ps → µs: 1e-6), rounded for the report. */

@@ -24,6 +24,8 @@ const num = (x: number, digits = 6) => String(+x.toFixed(digits));
  * The CSV files of a run, by name (DESIGN.md, "Results"). Long ("tidy") format: one row per
  * bin and series, so plotting tools can facet and colour by any column.
  * - `flow-throughput.csv`: payload Gb/s per flow and bin (the first `metrics.maxFlowSeries`).
+ * - `host-throughput.csv`: payload Gb/s received per host, traffic group and bin (the pairs
+ *   that ever received).
  * - `port-occupancy.csv`: mean input-buffer bytes per switch port, VL and bin (ports that held
  *   anything).
  * - `flow-control.csv`: fraction of each bin a port was paused or out of credits.
@@ -65,6 +67,21 @@ export function seriesFiles(inputs: SeriesInputs): Map<string, string> {
       });
     }
     files.set("flow-throughput.csv", `${lines.join("\n")}\n`);
+  }
+
+  if (series.includes("host-throughput")) {
+    const lines = ["bin_start_us,host,group,gbps"];
+    const order = collector.hostSeriesKeys
+      .map((key, k) => ({ ...key, k }))
+      .sort((a, b) => a.host - b.host || (a.group < b.group ? -1 : a.group > b.group ? 1 : 0));
+    for (let i = 0; i < bins; i++) {
+      const width = Math.min(binPs, endPs - i * binPs);
+      for (const { host, group, k } of order) {
+        const bytes = collector.hostSeries[k]![i] ?? 0;
+        lines.push(`${binUs(i)},${hostName(host)},${group},${num((bytes * 8000) / width)}`);
+      }
+    }
+    files.set("host-throughput.csv", `${lines.join("\n")}\n`);
   }
 
   const portLines = [

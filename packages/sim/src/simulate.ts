@@ -106,6 +106,7 @@ export async function simulate(
     maxFlowSeries: scenario.metrics.series.includes("flow-throughput")
       ? scenario.metrics.maxFlowSeries
       : 0,
+    hostSeries: scenario.metrics.series.includes("host-throughput"),
     ideal: IdealFct.of(network),
     maxMessageRecords: scenario.metrics.messageTable ? scenario.metrics.maxMessageRecords : 0,
     perFlowStats: scenario.metrics.flowTable,

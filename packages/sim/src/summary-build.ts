@@ -1,13 +1,7 @@
 import { psToUs, type TimePs } from "@cclab/core-des";
 import type { SwitchPortStats } from "@cclab/fabric-switch";
 import type { Network } from "@cclab/network";
-import {
-  type Collector,
-  type FlowRecord,
-  jainOrNull,
-  percentilesOf,
-  round,
-} from "./collector.js";
+import { type Collector, type FlowRecord, jainOrNull, percentilesOf, round } from "./collector.js";
 import type { ResolvedScenario } from "./scenario/resolve.js";
 import type { Summary } from "./summary.js";
 import type { TrafficFeed } from "./traffic-feed.js";

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { simulate, textSummary } from "../src/index.js";
+import { csvRows } from "./helpers.js";
 
 // Hot-spot traffic on 8 hosts plus uniform background: two groups, `hot` and `uniform`.
 const scenario = (flowTable: boolean) => ({
@@ -42,5 +43,27 @@ describe("hosts[].receiveGbpsByGroup", () => {
     }
     expect(summary.hosts[0]!.receiveGbpsByGroup.hot).toBeGreaterThan(0);
     expect(summary.hosts[5]!.receiveGbpsByGroup.hot).toBeUndefined();
+  });
+});
+
+describe("host-throughput.csv", () => {
+  it("holds each host's received payload per bin and group, the summary's rates over the window", async () => {
+    const result = await simulate({
+      ...scenario(false),
+      metrics: { series: ["host-throughput"], binUs: 50, flowTable: false },
+    });
+    const rows = csvRows(result, "host-throughput.csv");
+    expect(rows.length).toBeGreaterThan(0);
+    // Bins of 50 µs from 0: the window [50, 300) µs is bins 1..5, all 50 µs wide.
+    for (const host of result.summary.hosts) {
+      for (const [group, gbps] of Object.entries(host.receiveGbpsByGroup)) {
+        const inWindow = rows.filter(
+          (r) => r.host === host.name && r.group === group && Number(r.bin_start_us) >= 50,
+        );
+        const mean = inWindow.reduce((s, r) => s + Number(r.gbps), 0) / inWindow.length;
+        expect(inWindow.length).toBe(5);
+        expect(mean).toBeCloseTo(gbps, 4);
+      }
+    }
   });
 });

@@ -12,6 +12,7 @@ function latencies(limit: number) {
     warmupPs: 0,
     binPs: usToPs(10),
     maxFlowSeries: 0,
+    hostSeries: false,
     ideal: IdealFct.of(net),
     maxMessageRecords: 0,
     perFlowStats: true,

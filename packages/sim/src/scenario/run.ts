@@ -21,7 +21,13 @@ export const runSchema = strictObject({
 
 export type RunSection = z.output<typeof runSchema>;
 
-export const SERIES = ["flow-throughput", "port-occupancy", "flow-control", "cc"] as const;
+export const SERIES = [
+  "flow-throughput",
+  "host-throughput",
+  "port-occupancy",
+  "flow-control",
+  "cc",
+] as const;
 export type SeriesName = (typeof SERIES)[number];
 
 /** The `metrics` section: what is recorded besides the summary. */
@@ -31,7 +37,7 @@ export const metricsSchema = strictObject({
     .array(oneOf(SERIES, "a series"))
     .default([...SERIES])
     .describe(
-      "series written as CSV: per-flow throughput, per-port/VL input occupancy, per-port blocked (paused or credit-starved) time, per-flow CC state (e.g. CCTI and rate)",
+      "series written as CSV: per-flow throughput, per-host receive throughput by traffic group, per-port/VL input occupancy, per-port blocked (paused or credit-starved) time, per-flow CC state (e.g. CCTI and rate)",
     ),
   maxFlowSeries: count(
     "flow-throughput is written for at most this many flows (the first by flow id); the summary has every flow",
