@@ -83,6 +83,15 @@ describe("Gran thesis, InfiniBand CC", () => {
   );
 
   it(
+    "Paper IV moving forest without CC: the receive rate rises as the hotspots move faster (20 ms)",
+    async () => {
+      const h = await holding("paper4-moving-forest", 0.5);
+      expect(h.get("without CC, the rate as the lifetime shrinks (10, 2, 1 ms)")).toBe(true);
+    },
+    TIMEOUT_MS,
+  );
+
+  it(
     "Paper III sweep (two thresholds): fairness is better with a short CCTI_Timer",
     async () => {
       const h = await holding("paper3-parameter-sweep-hysteresis");
