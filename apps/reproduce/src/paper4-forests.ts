@@ -165,14 +165,7 @@ export const paper4WindyForest: Experiment = {
     const ps = quick ? [0.3, 0.9] : WINDY_P;
     const rows: WindyRow[] = [];
     for (const p of ps) {
-      const hotFraction: Override = ["traffic.0.hotFraction", p];
-      const off = await forestRates("gran-thesis/paper4-windy-forest-no-cc.yaml", scale, [
-        hotFraction,
-      ]);
-      const on = quick
-        ? undefined
-        : await forestRates("gran-thesis/paper4-windy-forest-cc.yaml", scale, [hotFraction]);
-      rows.push({ p, off, on });
+      rows.push({ p, ...(await pair("windy", scale, ["traffic.0.hotFraction", p], quick)) });
     }
     const findings: Finding[] = [windyCollapse(rows)];
     if (!quick) findings.push(...windyCcFindings(rows));
@@ -185,6 +178,19 @@ export const paper4WindyForest: Experiment = {
 };
 
 type Rates = Awaited<ReturnType<typeof forestRates>>;
+
+/** A forest's rates without CC and (unless `offOnly`) with it, both with `override` applied. */
+async function pair(
+  forest: "windy" | "moving",
+  scale: number,
+  override: Override,
+  offOnly: boolean,
+): Promise<{ off: Rates; on: Rates | undefined }> {
+  const file = (cc: string) => `gran-thesis/paper4-${forest}-forest-${cc}.yaml`;
+  const off = await forestRates(file("no-cc"), scale, [override]);
+  const on = offOnly ? undefined : await forestRates(file("cc"), scale, [override]);
+  return { off, on };
+}
 interface WindyRow {
   readonly p: number;
   readonly off: Rates;
@@ -293,15 +299,9 @@ export const paper4MovingForest: Experiment = {
   async run({ scale, quick }) {
     const rows: MovingRow[] = [];
     for (const lifetimeUs of LIFETIMES_US) {
-      const lifetime: Override = ["traffic.0.lifetimeUs", lifetimeUs];
-      const off = await forestRates("gran-thesis/paper4-moving-forest-no-cc.yaml", scale, [
-        lifetime,
-      ]);
       // Quick: without CC only.
-      const on = quick
-        ? undefined
-        : await forestRates("gran-thesis/paper4-moving-forest-cc.yaml", scale, [lifetime]);
-      rows.push({ lifetimeUs, off, on });
+      const rates = await pair("moving", scale, ["traffic.0.lifetimeUs", lifetimeUs], quick);
+      rows.push({ lifetimeUs, ...rates });
     }
     const avg = (r: Rates) => (r.total / r.hosts) * 1000; // Mb/s per node
     const offRates = rows.map((r) => avg(r.off));
