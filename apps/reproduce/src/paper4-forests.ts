@@ -203,14 +203,14 @@ const tmax = (p: number) => (1 - p) * INJECTION_GBPS;
 function windyCollapse(rows: readonly WindyRow[]): Finding {
   const hot = rows.filter((r) => r.p > 0);
   const shares = hot.map((r) => r.off.nonHotspot / tmax(r.p));
-  const falling = shares.every((x, i) => i === 0 || x < shares[i - 1]!);
+  const collapsed = shares.every((x) => x < 0.2);
   return {
-    what: "without CC: non-hotspot rate ÷ tmax as p grows",
-    paper: "falls to a total collapse at high p (L1800)",
+    what: "without CC, p > 0: non-hotspot rate ÷ tmax",
+    paper: "a total collapse (L1800; 64.1× below CC's near-tmax rate at p = 90 %)",
     ours: hot.map((r, i) => `p ${r.p * 100} %: ${fmt(shares[i]! * 100, 1)} %`).join(", "),
-    deviation: falling ? "falls" : "does not fall",
-    holds: falling && shares[shares.length - 1]! < 0.2,
-    tolerance: "falling with p, below 20 % of tmax at the highest p",
+    deviation: collapsed ? "collapsed" : "not collapsed",
+    holds: collapsed,
+    tolerance: "below 20 % of tmax at each p",
   };
 }
 

@@ -102,6 +102,7 @@ function caseArb(
       // Sometimes output buffers behind a faster crossbar: packets then leave the VoQs at the
       // crossbar and are marked as they leave the output buffer.
       outputBufferBytes: fc.constantFrom(0, 0, 4096),
+      injectionOrder: fc.constantFrom("round-robin" as const, "oldest-first" as const),
       seed: fc.integer({ min: 1, max: 1_000_000 }),
       manyToOne: fc.constantFrom(true, true, false),
       hotspot: fc.nat(),
@@ -144,7 +145,11 @@ function caseArb(
             ? {}
             : { outputBufferBytes: r.outputBufferBytes, speedup: 2 }),
         },
-        host: { mtuBytes: MTU, receiveBufferBytes: r.bufferKiB * 1024 },
+        host: {
+          mtuBytes: MTU,
+          receiveBufferBytes: r.bufferKiB * 1024,
+          injectionOrder: r.injectionOrder,
+        },
       };
       const samplesPs = [...r.samplesNs].sort((a, b) => a - b).map((ns) => ns * 1000);
       return { topology: r.topology, cc, viaHostCc: r.viaHostCc, options, messages, samplesPs };

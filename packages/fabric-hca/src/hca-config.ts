@@ -15,7 +15,18 @@ export interface HcaConfig {
   readonly receiveRateGbps: number | null;
   /** Receive buffer per VL, bytes: the credits the host grants its switch. */
   readonly receiveBufferBytes: number;
+  /**
+   * Which queue pair sends next among those allowed to (CC gate open, room on the uplink):
+   * - `round-robin` (MODEL.md, "Hosts"): packet by packet over the queue pairs;
+   * - `oldest-first`: the one whose head message arrived first, i.e. one FIFO of messages
+   *   that only a CC gate can overtake. Paper IV's generator (Frame I, L1708–1726): hot and
+   *   cold traffic leave in the order generated unless CC holds the hot traffic back.
+   */
+  readonly injectionOrder: InjectionOrder;
 }
+
+export const INJECTION_ORDERS = ["round-robin", "oldest-first"] as const;
+export type InjectionOrder = (typeof INJECTION_ORDERS)[number];
 
 /**
  * Defaults. MTU 2048: Papers II–IV of the Gran thesis (L1356, L1704). Header 26 B: the
@@ -28,6 +39,7 @@ export const DEFAULT_HCA_CONFIG: HcaConfig = {
   injectionCapGbps: null,
   receiveRateGbps: null,
   receiveBufferBytes: 32 * 1024,
+  injectionOrder: "round-robin",
 };
 
 const KEYS = new Set(Object.keys(DEFAULT_HCA_CONFIG));
@@ -59,6 +71,11 @@ export function resolveHcaConfig(partial: Partial<HcaConfig>, where = "host"): H
         `${where}.${name} must be a rate > 0 Gb/s or null, got ${String(value)}`,
       );
     }
+  }
+  if (!INJECTION_ORDERS.includes(config.injectionOrder)) {
+    throw new RangeError(
+      `${where}.injectionOrder must be one of ${INJECTION_ORDERS.join(", ")}, got ${String(config.injectionOrder)}`,
+    );
   }
   if (config.mtuBytes + config.headerBytes > config.receiveBufferBytes) {
     throw new RangeError(

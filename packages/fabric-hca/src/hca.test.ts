@@ -105,6 +105,41 @@ describe("Hca", () => {
     expect(received.map((r) => r.packet.sl)).toEqual([0, 1, 0, 1, 0, 1]);
   });
 
+  it("oldest-first sends messages in arrival order across queue pairs", () => {
+    const { scheduler, a, received } = pair({ injectionOrder: "oldest-first" }, 2);
+    a.addMessage({ dstHost: 1, bytes: 3 * 2048, startPs: 0, sl: 0 });
+    a.addMessage({ dstHost: 1, bytes: 3 * 2048, startPs: 0, sl: 1 });
+    a.addMessage({ dstHost: 1, bytes: 2 * 2048, startPs: 0, sl: 0 });
+    scheduler.run();
+    expect(received.map((r) => r.packet.sl)).toEqual([0, 0, 0, 1, 1, 1, 0, 0]);
+  });
+
+  it("oldest-first lets a queue pair overtake an older one that its CC gate holds back", () => {
+    const { scheduler, a, received } = pair({ injectionOrder: "oldest-first" }, 2);
+    const holdUntilPs = 5_000_000;
+    a.setParts(
+      {
+        openFlow: (flow) => ({
+          nextSendPs: (nowPs) => (flow.sl === 0 ? Math.max(nowPs, holdUntilPs) : nowPs),
+        }),
+        counters: () => ({}),
+        sampleFlows: () => {},
+      },
+      undefined,
+    );
+    a.addMessage({ dstHost: 1, bytes: 2 * 2048, startPs: 0, sl: 0 });
+    a.addMessage({ dstHost: 1, bytes: 2 * 2048, startPs: 0, sl: 1 });
+    scheduler.run();
+    expect(received.map((r) => r.packet.sl)).toEqual([1, 1, 0, 0]);
+    expect(received[2]!.packet.injectedPs).toBe(holdUntilPs);
+  });
+
+  it("rejects an unknown injection order, naming the field", () => {
+    expect(() =>
+      resolveHcaConfig({ injectionOrder: "fifo" as unknown as HcaConfig["injectionOrder"] }),
+    ).toThrow(/host.injectionOrder must be one of round-robin, oldest-first/);
+  });
+
   it("a slow receiver holds its credits, so the sender waits for them", () => {
     const bufferBytes = 4 * 2112; // 4 packets of 2048 + 26 B rounded to 64-byte blocks
     const { scheduler, a, b, received } = pair({

@@ -470,6 +470,8 @@ export class Hca implements LinkReceiver, LinkSender {
     }
     const refused = this.refusedBytes;
     refused.fill(Number.POSITIVE_INFINITY);
+    const oldestFirst = this.config.injectionOrder === "oldest-first";
+    let best: QueuePair | undefined;
     const count = this.active.length;
     for (let k = 0; k < count; k++) {
       const qp = this.active.shift()!;
@@ -486,8 +488,7 @@ export class Hca implements LinkReceiver, LinkSender {
         }
       }
       const head = qp.messages.peek()!;
-      const payload = Math.min(this.config.mtuBytes, head.bytes - qp.sentOfHead);
-      const size = payload + this.config.headerBytes;
+      const size = this.nextPacketBytes(qp, head);
       const vl = qp.vl;
       // Room on the uplink only grows with less to send: a size refused once this decision
       // is refused again without asking.
@@ -498,28 +499,51 @@ export class Hca implements LinkReceiver, LinkSender {
         continue;
       }
       flow.markUnblocked(vl, now);
-      const packet = this.dataPacket(qp, head, payload, size, vl);
-      this.leaveRotation(qp);
-      if (qp.queuedBytes === 0) {
-        // The queue pair is empty: take it out of the rotation (it was pushed to the back).
-        this.active.removeAt(this.active.length - 1);
-        qp.active = false;
-      } else {
-        const next = qp.messages.peek()!;
-        qp.shortHead = next.bytes - qp.sentOfHead < this.config.mtuBytes;
-        this.rotationCount[vl]!++;
-        if (qp.shortHead) this.rotationShort[vl]!++;
+      if (!oldestFirst) {
+        // Round robin: the first that may send does; it was pushed to the back.
+        this.sendFrom(qp, this.active.length - 1, now);
+        return;
       }
-      gate?.onSent?.(packet);
-      this.rotationVersion++; // a queue pair's head moved on
-      this.transmit(packet);
-      this.spaceNextStart(now, size);
+      if (best === undefined || head.id < best.messages.peek()!.id) best = qp;
+    }
+    if (best !== undefined) {
+      let index = 0;
+      while (this.active.at(index) !== best) index++;
+      this.sendFrom(best, index, now);
       return;
     }
     this.refusedVersion = this.rotationVersion;
     this.refusedCredits.set(flow.credits);
     this.refusedPaused.set(flow.paused);
     if (this.parked.length !== 0) this.wakeAt(this.parked[0]!.parkedUntilPs);
+  }
+
+  // Bytes on the wire of the next packet of `qp`, whose head message is `head`.
+  private nextPacketBytes(qp: QueuePair, head: { bytes: number }): number {
+    return Math.min(this.config.mtuBytes, head.bytes - qp.sentOfHead) + this.config.headerBytes;
+  }
+
+  // Sends the next packet of `qp`, which may send now and is at `index` in the rotation.
+  private sendFrom(qp: QueuePair, index: number, now: TimePs): void {
+    const head = qp.messages.peek()!;
+    const payload = Math.min(this.config.mtuBytes, head.bytes - qp.sentOfHead);
+    const size = payload + this.config.headerBytes;
+    const vl = qp.vl;
+    const packet = this.dataPacket(qp, head, payload, size, vl);
+    this.leaveRotation(qp);
+    if (qp.queuedBytes === 0) {
+      this.active.removeAt(index);
+      qp.active = false;
+    } else {
+      const next = qp.messages.peek()!;
+      qp.shortHead = next.bytes - qp.sentOfHead < this.config.mtuBytes;
+      this.rotationCount[vl]!++;
+      if (qp.shortHead) this.rotationShort[vl]!++;
+    }
+    qp.gate?.onSent?.(packet);
+    this.rotationVersion++; // a queue pair's head moved on
+    this.transmit(packet);
+    this.spaceNextStart(now, size);
   }
 
   private joinRotation(qp: QueuePair): void {

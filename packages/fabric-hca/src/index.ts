@@ -9,4 +9,10 @@ export {
   type MessageCompletion,
   registerHcaEvents,
 } from "./hca.js";
-export { DEFAULT_HCA_CONFIG, type HcaConfig, resolveHcaConfig } from "./hca-config.js";
+export {
+  DEFAULT_HCA_CONFIG,
+  type HcaConfig,
+  INJECTION_ORDERS,
+  type InjectionOrder,
+  resolveHcaConfig,
+} from "./hca-config.js";

@@ -1,6 +1,6 @@
-import { DEFAULT_HCA_CONFIG } from "@cclab/fabric-hca";
+import { DEFAULT_HCA_CONFIG, INJECTION_ORDERS } from "@cclab/fabric-hca";
 import type { z } from "zod";
-import { bytes, gbps, strictObject } from "./fields.js";
+import { bytes, gbps, oneOf, strictObject } from "./fields.js";
 
 const d = DEFAULT_HCA_CONFIG;
 
@@ -20,6 +20,10 @@ export const hostSchema = strictObject({
   receiveBufferBytes: bytes("receive buffer per VL: the credits the host grants", 64).default(
     d.receiveBufferBytes,
   ),
+  injectionOrder: oneOf(
+    INJECTION_ORDERS,
+    "which queue pair sends next among those allowed to: round-robin (packet by packet), or oldest-first (the head message that arrived first: one FIFO that only a CC gate overtakes, Paper IV's generator)",
+  ).default(d.injectionOrder),
   pfc: strictObject(
     {
       xoffBytes: bytes("pause the switch when the receive buffer holds more than this"),
