@@ -1,8 +1,9 @@
 /**
- * `npm run reproduce [-- --quick] [-- --only <id>[,<id>...]]`: runs the experiments of the seed
- * papers from the shipped scenarios and writes `reproductions.md` at the repository root. Each
- * outcome is saved (`.bench/outcomes/<id>.json`), so the long Paper IV runs can be redone
- * alone and the report still lists every experiment, each with the day it ran.
+ * `npm run reproduce [-- --quick] [-- --only <id>[,<id>...]] [-- --report]`: runs the
+ * experiments of the seed papers from the shipped scenarios and writes `reproductions.md` at
+ * the repository root. Each outcome is saved (`.bench/outcomes/<id>.json`), so the long Paper
+ * IV runs can be redone alone and the report still lists every experiment, each with the day
+ * it ran. `--report` runs nothing and rewrites the report from the saved outcomes.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -33,7 +34,10 @@ async function main(argv: string[]): Promise<void> {
     process.exitCode = 2;
     return;
   }
-  const chosen = EXPERIMENTS.filter((e) => only === undefined || only.includes(e.id));
+  const reportOnly = argv.includes("--report");
+  const chosen = reportOnly
+    ? []
+    : EXPERIMENTS.filter((e) => only === undefined || only.includes(e.id));
   const fresh = new Map<string, Saved>();
   mkdirSync(SAVED, { recursive: true });
   for (const experiment of chosen) {
@@ -59,7 +63,9 @@ async function main(argv: string[]): Promise<void> {
     const entry = fresh.get(experiment.id) ?? saved(experiment.id);
     if (entry !== undefined) entries.push({ experiment, ...entry });
   }
-  const command = `npm run reproduce${quick ? " -- --quick" : ""}${only === undefined ? "" : ` -- --only ${only.join(",")}`}`;
+  const command = reportOnly
+    ? "npm run reproduce -- --report"
+    : `npm run reproduce${quick ? " -- --quick" : ""}${only === undefined ? "" : ` -- --only ${only.join(",")}`}`;
   const markdown = reportMarkdown(entries, { command, node: process.versions.node });
   writeFileSync(OUT, markdown);
   process.stderr.write(`wrote ${OUT}\n`);
