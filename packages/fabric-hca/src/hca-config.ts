@@ -18,8 +18,8 @@ export interface HcaConfig {
   /**
    * Which queue pair sends next among those allowed to (CC gate open, room on the uplink):
    * - `round-robin` (MODEL.md, "Hosts"): packet by packet over the queue pairs;
-   * - `oldest-first`: the one whose head message arrived first, i.e. one FIFO of messages
-   *   that only a CC gate can overtake. Paper IV's generator (Frame I, L1708–1726): hot and
+   * - `oldest-first`: the one whose head message arrived first (ties: the order the host was
+   *   handed them), i.e. one FIFO of messages that only a CC gate can overtake. Paper IV's generator (Frame I, L1708–1726): hot and
    *   cold traffic leave in the order generated unless CC holds the hot traffic back.
    */
   readonly injectionOrder: InjectionOrder;

@@ -504,7 +504,7 @@ export class Hca implements LinkReceiver, LinkSender {
         this.sendFrom(qp, this.active.length - 1, now);
         return;
       }
-      if (best === undefined || head.id < best.messages.peek()!.id) best = qp;
+      if (best === undefined || arrivedBefore(head, best.messages.peek()!)) best = qp;
     }
     if (best !== undefined) {
       let index = 0;
@@ -767,6 +767,15 @@ export class Hca implements LinkReceiver, LinkSender {
       }
     }
   }
+}
+
+// Oldest-first: the message that entered its queue pair first; ids break ties (they follow the
+// order the host was handed its messages).
+function arrivedBefore(
+  a: { createdPs: TimePs; id: number },
+  b: { createdPs: TimePs; id: number },
+): boolean {
+  return a.createdPs < b.createdPs || (a.createdPs === b.createdPs && a.id < b.id);
 }
 
 function parkedBefore(a: QueuePair, b: QueuePair): boolean {
