@@ -84,7 +84,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     io.stdout.write(`${version()}\n`);
     return EXIT.ok;
   }
-  if (!(command in COMMAND_HELP)) {
+  if (!Object.hasOwn(COMMAND_HELP, command)) {
     io.stderr.write(
       `cclab: unknown command "${command}"; commands: run, validate, list (see cclab --help)\n`,
     );

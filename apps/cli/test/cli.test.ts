@@ -52,6 +52,14 @@ describe("cclab", () => {
     expect(o.err).toContain("--fast");
   });
 
+  it("rejects inherited object keys as commands with exit 2", async () => {
+    for (const argv of [["toString"], ["constructor"], ["toString", "--help"], ["__proto__"]]) {
+      const c = capture();
+      expect(await main(argv, c.io)).toBe(EXIT.badInput);
+      expect(c.err).toContain(`unknown command "${argv[0]}"`);
+    }
+  });
+
   it("lists topologies, traffic patterns and plugins with their parameters", async () => {
     const c = capture();
     expect(await main(["list"], c.io)).toBe(EXIT.ok);

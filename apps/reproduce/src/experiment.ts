@@ -17,7 +17,7 @@ export interface ExperimentOutcome {
   readonly findings: readonly Finding[];
   /** Extra tables (markdown) for the report, e.g. a parameter sweep. */
   readonly tables?: readonly string[];
-  /** Why ours differs, when some finding does not hold. */
+  /** Why ours differs, when some finding does not hold (text that depends on the run). */
   readonly explanation?: string;
 }
 
@@ -29,6 +29,12 @@ export interface Experiment {
   /** Scenario files (relative to `scenarios/`). */
   readonly scenarios: readonly string[];
   /**
+   * Text that does not depend on the run (setup, caveats, measured context): rendered after the
+   * outcome's explanation. It lives in the code, not in the saved outcome, so a report rebuilt
+   * from saved outcomes (`--report`) always shows the current text.
+   */
+  readonly notes?: string;
+  /**
    * Runs the experiment with every time scaled by `scale` (1: as shipped; tests use less) and
    * compares. `quick` trims parameter sweeps to their corners.
    */
@@ -39,6 +45,14 @@ export interface Experiment {
 export const fmt = (x: number, digits = 2): string =>
   Number.isFinite(x) ? x.toFixed(digits) : "n/a";
 
+/** A fraction as a signed percentage with one decimal, e.g. 0.41 → "+41.0 %", −0.052 → "−5.2 %". */
+export const signedPct = (fraction: number): string =>
+  `${fraction >= 0 ? "+" : "−"}${fmt(Math.abs(fraction) * 100, 1)} %`;
+
 /** Relative deviation of `ours` from `paper`, signed, in %. */
 export const pct = (ours: number, paper: number): string =>
-  `${ours >= paper ? "+" : "−"}${fmt((Math.abs(ours - paper) / Math.abs(paper)) * 100, 1)} %`;
+  signedPct((ours - paper) / Math.abs(paper));
+
+/** Whether `ours` is within the relative tolerance `tol` of `paper`: |ours − paper| / |paper| ≤ tol. */
+export const within = (ours: number, paper: number, tol: number): boolean =>
+  Math.abs(ours - paper) / Math.abs(paper) <= tol;

@@ -25,12 +25,22 @@ function saved(id: string): Saved | undefined {
 async function main(argv: string[]): Promise<void> {
   const quick = argv.includes("--quick");
   const onlyAt = argv.indexOf("--only");
-  const only = onlyAt >= 0 ? (argv[onlyAt + 1] ?? "").split(",") : undefined;
+  const only =
+    onlyAt >= 0
+      ? (argv[onlyAt + 1]?.startsWith("--") ? "" : (argv[onlyAt + 1] ?? ""))
+          .split(",")
+          .map((id) => id.trim())
+          .filter((id) => id !== "")
+      : undefined;
+  const known = EXPERIMENTS.map((e) => e.id).join(", ");
+  if (only?.length === 0) {
+    process.stderr.write(`--only needs experiment ids (comma-separated); known: ${known}\n`);
+    process.exitCode = 2;
+    return;
+  }
   const unknown = (only ?? []).filter((id) => !EXPERIMENTS.some((e) => e.id === id));
-  if (unknown.length > 0 || only?.length === 0) {
-    process.stderr.write(
-      `no experiment "${unknown.join(", ")}"; known: ${EXPERIMENTS.map((e) => e.id).join(", ")}\n`,
-    );
+  if (unknown.length > 0) {
+    process.stderr.write(`no experiment "${unknown.join(", ")}"; known: ${known}\n`);
     process.exitCode = 2;
     return;
   }

@@ -57,6 +57,7 @@ export function reportMarkdown(
     );
     for (const table of outcome.tables ?? []) out.push("", table);
     if (outcome.explanation !== undefined) out.push("", outcome.explanation);
+    if (experiment.notes !== undefined) out.push("", experiment.notes);
   }
   return `${out.join("\n")}\n`;
 }

@@ -2,7 +2,7 @@ import { fileURLToPath } from "node:url";
 import { readScenarioFile, type SimulationResult, simulate } from "@cclab/sim";
 
 /** The repository's `scenarios/` directory. */
-export const SCENARIOS_DIR = fileURLToPath(new URL("../../../scenarios/", import.meta.url));
+const SCENARIOS_DIR = fileURLToPath(new URL("../../../scenarios/", import.meta.url));
 
 type Json = Record<string, unknown>;
 
@@ -40,10 +40,8 @@ function scaleTimes(doc: Json, factor: number): void {
   }
 }
 
-export interface ScenarioRun {
+interface ScenarioRun {
   readonly result: SimulationResult;
-  /** The scenario file, relative to `scenarios/`. */
-  readonly file: string;
 }
 
 /** Runs `scenarios/<file>` with its times scaled by `scale`, then `overrides` applied. */
@@ -57,5 +55,5 @@ export async function runScenario(
   if (scale !== 1) scaleTimes(doc, scale);
   for (const [path, value] of overrides) setPath(doc, path, value);
   const result = await simulate(doc, { baseDir });
-  return { result, file };
+  return { result };
 }

@@ -61,19 +61,22 @@ export function mean(xs: readonly number[]): number {
   return xs.reduce((a, b) => a + b, 0) / xs.length;
 }
 
-/** Sample standard deviation (n − 1). */
-export function sd(xs: readonly number[]): number {
+/** Sample variance (n − 1). */
+function variance(xs: readonly number[]): number {
   if (xs.length < 2) return Number.NaN;
   const m = mean(xs);
-  return Math.sqrt(xs.reduce((a, x) => a + (x - m) ** 2, 0) / (xs.length - 1));
+  return xs.reduce((a, x) => a + (x - m) ** 2, 0) / (xs.length - 1);
 }
 
-/** Sample variance (n − 1). */
-export function variance(xs: readonly number[]): number {
-  return sd(xs) ** 2;
+/** Sample standard deviation (n − 1). */
+export function sd(xs: readonly number[]): number {
+  return Math.sqrt(variance(xs));
 }
 
-/** Jain's fairness index: (Σx)² / (n Σx²); 1 when all are equal. */
+/**
+ * Jain's fairness index: (Σx)² / (n Σx²); 1 when all are equal. (The same as @cclab/core-des's
+ * jainIndex, which this app does not depend on.)
+ */
 export function jain(xs: readonly number[]): number {
   const sum = xs.reduce((a, b) => a + b, 0);
   const squares = xs.reduce((a, b) => a + b * b, 0);
