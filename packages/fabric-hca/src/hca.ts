@@ -366,7 +366,7 @@ export class Hca implements LinkReceiver, LinkSender {
       qp.queuedBytes += message.bytes;
       if (!qp.active) {
         qp.active = true;
-        qp.shortHead = message.bytes < this.config.mtuBytes;
+        qp.shortHead = this.payloadOf(qp, qp.messages.peek()!) < this.config.mtuBytes;
         this.joinRotation(qp);
       }
     }
@@ -488,7 +488,7 @@ export class Hca implements LinkReceiver, LinkSender {
         }
       }
       const head = qp.messages.peek()!;
-      const size = this.nextPacketBytes(qp, head);
+      const size = this.payloadOf(qp, head) + this.config.headerBytes;
       const vl = qp.vl;
       // Room on the uplink only grows with less to send: a size refused once this decision
       // is refused again without asking.
@@ -518,15 +518,15 @@ export class Hca implements LinkReceiver, LinkSender {
     if (this.parked.length !== 0) this.wakeAt(this.parked[0]!.parkedUntilPs);
   }
 
-  // Bytes on the wire of the next packet of `qp`, whose head message is `head`.
-  private nextPacketBytes(qp: QueuePair, head: { bytes: number }): number {
-    return Math.min(this.config.mtuBytes, head.bytes - qp.sentOfHead) + this.config.headerBytes;
+  // Payload of the next packet of `qp`, whose head message is `head`.
+  private payloadOf(qp: QueuePair, head: { bytes: number }): number {
+    return Math.min(this.config.mtuBytes, head.bytes - qp.sentOfHead);
   }
 
   // Sends the next packet of `qp`, which may send now and is at `index` in the rotation.
   private sendFrom(qp: QueuePair, index: number, now: TimePs): void {
     const head = qp.messages.peek()!;
-    const payload = Math.min(this.config.mtuBytes, head.bytes - qp.sentOfHead);
+    const payload = this.payloadOf(qp, head);
     const size = payload + this.config.headerBytes;
     const vl = qp.vl;
     const packet = this.dataPacket(qp, head, payload, size, vl);
@@ -535,8 +535,7 @@ export class Hca implements LinkReceiver, LinkSender {
       this.active.removeAt(index);
       qp.active = false;
     } else {
-      const next = qp.messages.peek()!;
-      qp.shortHead = next.bytes - qp.sentOfHead < this.config.mtuBytes;
+      qp.shortHead = this.payloadOf(qp, qp.messages.peek()!) < this.config.mtuBytes;
       this.rotationCount[vl]!++;
       if (qp.shortHead) this.rotationShort[vl]!++;
     }

@@ -30,7 +30,7 @@ import {
   Switch,
   type SwitchConfig,
 } from "@cclab/fabric-switch";
-import { checkRouting } from "@cclab/topologies";
+import { checkRouting, wiringOf } from "@cclab/topologies";
 
 /** How to build a network from a topology. Every field has a documented default. */
 export interface NetworkOptions {
@@ -427,13 +427,7 @@ export class Network {
       const buffer = this.switchConfig.buffer;
       const bufferBytes =
         buffer.model === "partitioned" ? buffer.bytesPerPortVl : buffer.sharedBytes;
-      const hostFacing = new Set<string>();
-      for (const cable of this.topology.fabric.cables) {
-        if (cable.a.kind === "host" && cable.b.kind === "switch")
-          hostFacing.add(`${cable.b.index}:${cable.b.port}`);
-        if (cable.b.kind === "host" && cable.a.kind === "switch")
-          hostFacing.add(`${cable.a.index}:${cable.a.port}`);
-      }
+      const { switchPorts } = wiringOf(this.topology.fabric);
       for (const sw of this.switches) {
         sw.setPart(
           factory.create({
@@ -443,7 +437,7 @@ export class Network {
             portCount: sw.portCount,
             port: (i) => sw.portView(i),
             inputBufferBytes: () => bufferBytes,
-            facesHost: (port) => hostFacing.has(`${sw.index}:${port}`),
+            facesHost: (port) => switchPorts[sw.index]![port]?.kind === "host",
             sendControl: (packet) => sw.sendControl(packet),
           }),
         );

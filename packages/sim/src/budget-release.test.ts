@@ -8,12 +8,16 @@ import { BudgetRelease } from "./budget-release.js";
 
 const BYTES = 4096;
 
-/** A stream from host 1 to host 0 earning a message every `periodPs`, until `untilPs`. */
-function stream(periodPs: number, untilPs: number): BudgetStream {
+/**
+ * A stream from host 1 to host 0 earning a message every `periodPs`, until `untilPs`, holding
+ * at most `limit` messages in the host.
+ */
+function stream(periodPs: number, untilPs: number, limit: number): BudgetStream {
   return {
     srcHost: 1,
     group: "hot",
     messageBytes: BYTES,
+    queueLimitMessages: limit,
     budgetPs: (k) => ((k + 1) * periodPs < untilPs ? (k + 1) * periodPs : Number.POSITIVE_INFINITY),
     destination: () => 0,
   };
@@ -42,7 +46,7 @@ function run(
     injected.push(net.nowPs);
     waiting--;
   });
-  const release = new BudgetRelease(net, [stream(periodPs, untilPs)], [limit], (s, dst, now) => {
+  const release = new BudgetRelease(net, [stream(periodPs, untilPs, limit)], (s, dst, now) => {
     releases.push(now);
     waiting++;
     maxWaiting = Math.max(maxWaiting, waiting);

@@ -8,8 +8,8 @@ export type ReleaseMessage = (stream: BudgetStream, dstHost: number, nowPs: Time
 /**
  * Releases budget streams' messages on demand (Paper IV's greedy nodes, @cclab/traffic
  * `BudgetStream`): a stream's next message enters its host's queue once the budget has earned
- * it and fewer than `limit` of the stream's messages are waiting there (released, last packet
- * not yet started). A blocked node so holds at most `limit` messages per stream instead of all
+ * it and fewer than its `queueLimitMessages` are waiting there (released, last packet
+ * not yet started). A blocked node so holds at most that many messages per stream instead of all
  * its budget has earned, and catches up, within budget, when it can send again.
  */
 export class BudgetRelease {
@@ -25,7 +25,6 @@ export class BudgetRelease {
   constructor(
     private readonly network: Network,
     private readonly streams: readonly BudgetStream[],
-    private readonly limits: readonly number[],
     private readonly release: ReleaseMessage,
   ) {
     const n = streams.length;
@@ -57,7 +56,7 @@ export class BudgetRelease {
     const stream = this.streams[s]!;
     const scheduler = this.network.scheduler;
     const now = scheduler.nowPs;
-    while (this.waiting[s]! < this.limits[s]!) {
+    while (this.waiting[s]! < this.streams[s]!.queueLimitMessages) {
       const k = this.next[s]!;
       const earnedPs = stream.budgetPs(k);
       if (earnedPs === Number.POSITIVE_INFINITY) {

@@ -1,6 +1,6 @@
 import { Histogram, type HistogramSummary, jainIndex, type TimePs } from "@cclab/core-des";
 import type { Packet } from "@cclab/fabric";
-import type { MessageCompletion } from "@cclab/fabric-hca";
+import { flowIdOf, type MessageCompletion } from "@cclab/fabric-hca";
 import type { IdealFct, Network } from "@cclab/network";
 import { FlowLatencySamples, sortedSummary } from "./latency-samples.js";
 import type { Percentiles } from "./summary.js";
@@ -82,7 +82,8 @@ export interface MessageRecord {
  * a few additions.
  */
 export class Collector {
-  readonly flows = new Map<number, FlowRecord>();
+  /** Every flow, in order of its first message (a flow's `index`). */
+  readonly flows: FlowRecord[] = [];
   /**
    * The same records by flow id, for the per-packet lookup (flow ids are dense: (src × hosts +
    * dst) × VLs + SL). An array lookup instead of a map lookup per delivered packet.
@@ -103,8 +104,6 @@ export class Collector {
   /** Per host series: payload bytes delivered per bin (`host-throughput`). */
   readonly hostSeries: Float64Array[] = [];
   private readonly hostSeriesOf = new Map<string, number>();
-  windowBytes = 0;
-  lastDeliveryPs = 0;
   /** Messages delivered completely so far (all hosts). */
   completedMessages = 0;
   lastCompletionPs = -1;
@@ -177,12 +176,11 @@ export class Collector {
 
   /** Notes a message offered by the traffic (before it is handed to its host). */
   offered(src: number, dst: number, sl: number, bytes: number, group: string): void {
-    const vlCount = this.network.switchConfig.vlCount;
-    const id = (src * this.network.hosts.length + dst) * vlCount + sl;
-    let flow = this.flows.get(id);
+    const id = flowIdOf(src, dst, sl, this.network.hosts.length, this.network.switchConfig.vlCount);
+    let flow = this.byId[id];
     if (flow === undefined) {
-      flow = new FlowRecord(this.flows.size, id, src, dst, sl, group);
-      this.flows.set(id, flow);
+      flow = new FlowRecord(this.flows.length, id, src, dst, sl, group);
+      this.flows.push(flow);
       this.byId[id] = flow;
       if (this.seriesFlows.length < this.maxFlowSeries) {
         flow.seriesIndex = this.seriesFlows.length;
@@ -207,11 +205,9 @@ export class Collector {
     const bytes = packet.payloadBytes;
     flow.deliveredBytes += bytes;
     flow.lastDeliveryPs = now;
-    this.lastDeliveryPs = now;
     if (packet.injectedPs < flow.firstInjectionPs) flow.firstInjectionPs = packet.injectedPs;
     if (now >= this.warmupPs) {
       flow.windowBytes += bytes;
-      this.windowBytes += bytes;
       const latency = now - packet.createdPs;
       this.totalLatencyPs.add(latency);
       this.networkLatencyPs.add(now - packet.injectedPs);
@@ -244,7 +240,7 @@ export class Collector {
 
   // The sample store is full: its samples and every later one go to per-flow histograms.
   private samplesToHistograms(): void {
-    const flows = [...this.flows.values()];
+    const flows = this.flows;
     this.latencySamples!.forEach((index, value) => {
       const flow = flows[index]!;
       if (flow.latencyPs === undefined) flow.latencyPs = new Histogram();
@@ -258,7 +254,7 @@ export class Collector {
    * nearest-rank percentiles, or within 0.5 % past the sample store's limit.
    */
   flowLatencies(scale: number): (Percentiles | null)[] {
-    const flows = [...this.flows.values()];
+    const flows = this.flows;
     if (this.latencySamples === undefined) {
       return flows.map((f) => percentilesOf(f.latencyPs, scale));
     }

@@ -25,7 +25,7 @@ export function buildSummary(inputs: SummaryInputs): Summary {
   const { scenario, network, collector, feed, status, endPs, portStats } = inputs;
   const warmupPs = Math.min(collector.warmupPs, endPs);
   const hostName = (h: number) => network.topology.fabric.hosts[h]!.name;
-  const flows = [...collector.flows.values()].sort((a, b) => a.id - b.id);
+  const flows = [...collector.flows].sort((a, b) => a.id - b.id);
   const rates = flows.map((f) => round(collector.meanGbps(f, endPs)));
   const flowRows = scenario.metrics.flowTable ? flowTable(collector, flows, rates, hostName) : [];
   const groups = groupRows(flows, rates);
@@ -59,7 +59,8 @@ export function buildSummary(inputs: SummaryInputs): Summary {
       completedMessages: collector.completedMessages,
       offeredBytes: feed.offeredBytes,
       deliveredBytes: flows.reduce((s, f) => s + f.deliveredBytes, 0),
-      windowGbps: windowPs > 0 ? round((collector.windowBytes * 8000) / windowPs) : 0,
+      windowGbps:
+        windowPs > 0 ? round((flows.reduce((s, f) => s + f.windowBytes, 0) * 8000) / windowPs) : 0,
       dataDrops,
       pauseFrames,
       resumeFrames,

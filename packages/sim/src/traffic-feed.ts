@@ -36,20 +36,14 @@ export class TrafficFeed {
     readFile: (path: string) => string,
   ) {
     const { fabric } = network.topology;
-    const hostRate = fabric.hosts.map(() => 0);
-    for (const cable of fabric.cables) {
-      for (const end of [cable.a, cable.b])
-        if (end.kind === "host") hostRate[end.index] = cable.rateGbps;
-    }
     const rng = createRng(scenario.seed);
     const sources: TrafficSource[] = [];
     const budgetStreams: BudgetStream[] = [];
-    const limits: number[] = [];
     scenario.traffic.forEach(({ pattern, ...params }, i) => {
       const definition = TRAFFIC_PATTERNS[pattern]!;
       const ctx = {
         hostCount: fabric.hosts.length,
-        hostRateGbps: (h: number) => hostRate[h]!,
+        hostRateGbps: (h: number) => network.hosts[h]!.uplinkRateGbps(),
         mtuBytes: network.hostConfig.mtuBytes,
         rng: rng.split(`traffic/${i}/${pattern}`),
         endPs,
@@ -57,11 +51,7 @@ export class TrafficFeed {
       };
       const streams = definition.budgetStreams?.(params as never, ctx);
       if (streams !== undefined) {
-        const limit = (params as { queueLimitMessages: number }).queueLimitMessages;
-        for (const stream of streams) {
-          budgetStreams.push(stream);
-          limits.push(limit);
-        }
+        for (const stream of streams) budgetStreams.push(stream);
       } else {
         sources.push(withGroup(pattern, definition.create(params as never, ctx)));
       }
@@ -70,7 +60,7 @@ export class TrafficFeed {
     this.budget =
       budgetStreams.length === 0
         ? undefined
-        : new BudgetRelease(network, budgetStreams, limits, (stream, dstHost, nowPs) =>
+        : new BudgetRelease(network, budgetStreams, (stream, dstHost, nowPs) =>
             this.handOver({
               srcHost: stream.srcHost,
               dstHost,

@@ -1,5 +1,5 @@
 /**
- * Twenty malformed scenarios, each with the path of the field its error must name. Shared by
+ * Malformed scenarios, each with the path of the field its error must name. Shared by
  * the sim test (ScenarioError issues) and the CLI test (exit code 2, message on stderr).
  */
 export const VALID = {
@@ -105,6 +105,18 @@ export const MALFORMED: readonly MalformedCase[] = [
     document: withTop({ traffic: [{ pattern: "zipf" }] }),
     path: "traffic[0].pattern",
     says: "uniform",
+  },
+  {
+    what: "traffic pattern named like an object property",
+    document: withTop({ traffic: [{ pattern: "toString" }] }),
+    path: "traffic[0].pattern",
+    says: "uniform",
+  },
+  {
+    what: "topology named like an object property",
+    document: withTop({ topology: { kind: "constructor" } }),
+    path: "topology.kind",
+    says: "single-switch",
   },
   {
     what: "load above 1",

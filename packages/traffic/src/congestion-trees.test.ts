@@ -125,6 +125,42 @@ describe("congestion trees: traffic", () => {
     expect(uniformDsts.size).toBe(hostCount);
   });
 
+  it("offers on demand (budget streams) the messages the open-loop source offers", () => {
+    const hostCount = 24;
+    const endPs = usToPs(80);
+    const input = { hotspots: 3, windyFraction: 0.5, hotFraction: 0.6, lifetimeUs: 20 };
+    const key = (m: { srcHost: number; dstHost: number; startPs: number; group?: string }) =>
+      `${m.startPs} ${m.srcHost}>${m.dstHost} ${m.group}`;
+    const open = drain(
+      movingTrees.create(
+        movingTrees.params.parse({ ...input, queueLimitMessages: null }),
+        testContext({ hostCount, endPs }),
+      ),
+    );
+    const params = movingTrees.params.parse(input);
+    expect(params.queueLimitMessages).toBe(8);
+    expect(
+      movingTrees.budgetStreams!(
+        movingTrees.params.parse({ ...input, queueLimitMessages: null }),
+        testContext({ hostCount, endPs }),
+      ),
+    ).toBeUndefined();
+    const streams = movingTrees.budgetStreams!(params, testContext({ hostCount, endPs }))!;
+    expect(streams.every((s) => s.queueLimitMessages === 8)).toBe(true);
+    // Take every message the moment its budget earns it, as an unblocked host would.
+    const onDemand: string[] = [];
+    for (const stream of streams) {
+      for (let k = 0; stream.budgetPs(k) !== Number.POSITIVE_INFINITY; k++) {
+        const at = stream.budgetPs(k);
+        const dstHost = stream.destination(k, at);
+        if (dstHost === undefined) continue;
+        onDemand.push(key({ srcHost: stream.srcHost, dstHost, startPs: at, group: stream.group }));
+      }
+    }
+    expect(open.length).toBeGreaterThan(100);
+    expect(onDemand.sort()).toEqual(open.map(key).sort());
+  });
+
   it("moves every hotspot each lifetime, with its subset following it (L1722)", () => {
     const hostCount = 24;
     const ctx = testContext({ hostCount, endPs: usToPs(100) });

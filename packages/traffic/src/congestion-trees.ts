@@ -35,11 +35,11 @@
  *   traffic `victim`.
  * - Default message: 4096 bytes, two packets of MTU 2048 (L1704).
  */
-import { PS_PER_US, type RngStream, type TimePs } from "@cclab/core-des";
+import { type RngStream, type TimePs, usToPs } from "@cclab/core-des";
 import { z } from "zod";
 import { allHosts, otherHost } from "./hosts.js";
 import { mergeSources } from "./merge.js";
-import { offsetPs, PacedStream, type PacedStreamOptions } from "./paced.js";
+import { earnedPs, PacedStream, type PacedStreamOptions } from "./paced.js";
 import { type CheckContext, definePattern } from "./pattern.js";
 import { bytesSchema } from "./size.js";
 import type { BudgetStream, TrafficContext, TrafficSource } from "./types.js";
@@ -117,8 +117,7 @@ export function congestionTreesLayout(
     }
     return hotspots;
   };
-  const lifetimePs =
-    p.lifetimeUs === undefined ? Number.POSITIVE_INFINITY : p.lifetimeUs * PS_PER_US;
+  const lifetimePs = p.lifetimeUs === undefined ? Number.POSITIVE_INFINITY : usToPs(p.lifetimeUs);
   return { roles, subsets, lifetimePs, hotspotsAt };
 }
 
@@ -201,15 +200,14 @@ function congestionTreesBudgetStreams(
   p: CongestionTreesParams,
   ctx: TrafficContext,
 ): BudgetStream[] | undefined {
-  if (p.queueLimitMessages === null || p.queueLimitMessages === undefined) return undefined;
+  const limit = p.queueLimitMessages;
+  if (limit === null || limit === undefined) return undefined;
   return treeStreams(p, ctx).map((s) => ({
     srcHost: s.srcHost,
     group: s.group,
     messageBytes: s.messageBytes,
-    budgetPs: (k: number) => {
-      const at = s.window.fromPs + offsetPs((k + 1) * s.messageBytes, s.rateGbps);
-      return at < s.window.untilPs ? at : Number.POSITIVE_INFINITY;
-    },
+    queueLimitMessages: limit,
+    budgetPs: (k: number) => earnedPs(s.window, k + 1, s.messageBytes, s.rateGbps),
     destination: (_k: number, nowPs: TimePs) => s.destination(nowPs),
   }));
 }

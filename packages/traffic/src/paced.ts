@@ -16,6 +16,21 @@ export function offsetPs(bytes: number, rateGbps: number): number {
 }
 
 /**
+ * When the budget of a stream paced at `rateGbps` from `window.fromPs` has earned its
+ * `slot`-th message of `messageBytes` (slot·bytes at the rate), or `Infinity` at or past the
+ * window's end.
+ */
+export function earnedPs(
+  window: WindowPs,
+  slot: number,
+  messageBytes: number,
+  rateGbps: number,
+): TimePs {
+  const at = window.fromPs + offsetPs(slot * messageBytes, rateGbps);
+  return at < window.untilPs ? at : Number.POSITIVE_INFINITY;
+}
+
+/**
  * When message k enters the send queue.
  * - `start`: at k·T (T = one message at the rate), for a sender that has data from the
  *   start: offered bytes by time t never exceed rate·t + one message, and the queue is
@@ -67,8 +82,8 @@ export class PacedStream implements TrafficSource {
     while (!this.done && this.k <= this.lastIndex) {
       const k = this.k;
       const slot = o.release === "start" ? k : k + 1;
-      const startPs = o.window.fromPs + offsetPs(slot * o.messageBytes, o.rateGbps);
-      if (!(startPs < o.window.untilPs)) {
+      const startPs = earnedPs(o.window, slot, o.messageBytes, o.rateGbps);
+      if (startPs === Number.POSITIVE_INFINITY) {
         this.done = true;
         return undefined;
       }

@@ -36,6 +36,8 @@ export interface BudgetStream {
   /** The group of the stream's messages (fairness is reported per group). */
   readonly group: string;
   readonly messageBytes: number;
+  /** Messages of the stream that may wait in its host's queue before it pauses (≥ 1). */
+  readonly queueLimitMessages: number;
   /** When the budget has earned message k (non-decreasing in k); `Infinity`: no message k. */
   budgetPs(k: number): TimePs;
   /**

@@ -24,10 +24,8 @@ export class VoqPerOutput implements InputQueueSet {
   }
 
   enqueue(packet: Packet): void {
+    // The switch's route() has already checked the port (it throws on one out of range).
     const out = packet.outPort;
-    if (out < 0 || out >= this.heads.length) {
-      throw new RangeError(`VOQ: output port ${out} is not in 0..${this.heads.length - 1}`);
-    }
     packet.queueNext = undefined;
     const tail = this.tails[out];
     if (tail === undefined) this.heads[out] = packet;

@@ -96,7 +96,9 @@ export async function resolveScenario(input: unknown): Promise<Resolved> {
     typeof topoInput.kind === "string"
   ) {
     const { kind, ...params } = topoInput;
-    const k = TOPOLOGY_KINDS[kind as string];
+    const k = Object.hasOwn(TOPOLOGY_KINDS, kind as string)
+      ? TOPOLOGY_KINDS[kind as string]
+      : undefined;
     if (k === undefined) {
       issues.push({
         path: "topology.kind",
@@ -122,7 +124,7 @@ export async function resolveScenario(input: unknown): Promise<Resolved> {
     if (typeof entry !== "object" || entry === null) return;
     const { pattern, ...rest } = entry as Record<string, unknown>;
     if (typeof pattern !== "string") return;
-    const p = TRAFFIC_PATTERNS[pattern];
+    const p = Object.hasOwn(TRAFFIC_PATTERNS, pattern) ? TRAFFIC_PATTERNS[pattern] : undefined;
     if (p === undefined) {
       issues.push({
         path: `traffic[${i}].pattern`,

@@ -40,7 +40,7 @@ export const metricsSchema = strictObject({
       "series written as CSV: per-flow throughput, per-host receive throughput by traffic group, per-port/VL input occupancy, per-port blocked (paused or credit-starved) time, per-flow CC state (e.g. CCTI and rate)",
     ),
   maxFlowSeries: count(
-    "flow-throughput is written for at most this many flows (the first by flow id); the summary has every flow",
+    "flow-throughput is written for at most this many flows (the first by first message); the summary has every flow",
     0,
   ).default(256),
   flowTable: z
