@@ -37,7 +37,7 @@ export const infinibandPlugin = {
   description:
     "InfiniBand CC (spec 1.2.1 A10): FECN marking at congested root ports, CNP/BECN, CCT injection throttling per QP or SL",
   params,
-  create: (p: IbCcParams): CcScheme => infinibandCc(p),
+  create: infinibandCc,
 };
 
 export const ccPlugins = [infinibandPlugin];

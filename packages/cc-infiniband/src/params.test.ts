@@ -37,10 +37,12 @@ describe("presets", () => {
   it("paper3-hardware's CCT is i²·7/106² µs with 128 entries", () => {
     const p = params.parse({ preset: "paper3-hardware" });
     expect(p.cctUs).toHaveLength(128);
-    p.cctUs.forEach((us, i) => {
-      expect(us).toBeCloseTo((7 * i * i) / (106 * 106), 12);
-    });
+    // Pinned by hand: 7·i²/11236 µs.
     expect(p.cctUs[0]).toBe(0);
+    expect(p.cctUs[1]).toBeCloseTo(0.000622997508, 12); // 7 / 11236
+    expect(p.cctUs[53]).toBeCloseTo(1.75, 12); // 7 / 4
+    expect(p.cctUs[106]).toBeCloseTo(7, 12);
+    expect(p.cctUs[127]).toBeCloseTo(10.048326806693, 11); // 112 903 / 11 236
     // Strictly increasing: a higher index always throttles harder.
     for (let i = 1; i < p.cctUs.length; i++) expect(p.cctUs[i]!).toBeGreaterThan(p.cctUs[i - 1]!);
   });
@@ -96,10 +98,14 @@ describe("presets", () => {
     const p = params.parse({ cctFormula: { entries: 200, scaleUs: 3, divisor: 10 } });
     expect(p.cctUs).toHaveLength(200);
     expect(p.cctUs[10]).toBeCloseTo(3, 12);
-    expect(p.cctUs[199]).toBeCloseTo((3 * 199 * 199) / 100, 9);
-    expect(cctFromFormula({ entries: 128, scaleUs: 7, divisor: 106 })).toEqual(
-      params.parse({}).cctUs,
-    );
+    expect(p.cctUs[199]).toBeCloseTo(1188.03, 9); // 3 · 39 601 / 100
+  });
+
+  it("cctFromFormula: entry i is scaleUs · i² / divisor² µs", () => {
+    const cct = cctFromFormula({ entries: 130, scaleUs: 2, divisor: 4 }); // i² / 8, exact
+    expect(cct).toHaveLength(130);
+    expect(cct.slice(0, 5)).toEqual([0, 0.125, 0.5, 1.125, 2]);
+    expect(cct[129]).toBe(2080.125); // 16 641 / 8
   });
 
   it("explicit byte thresholds replace the weight (which resolves to null)", () => {
@@ -109,9 +115,20 @@ describe("presets", () => {
     expect(p.thresholdLowBytes).toBe(1000);
   });
 
-  it("the presets table is the one the defaults come from", () => {
-    expect(PRESETS["paper3-hardware"].cctiTimerUs).toBe(params.parse({}).cctiTimerUs);
+  it("the exported presets table holds the papers' values", () => {
+    const paper3 = {
+      thresholdWeight: 15,
+      markingRate: 1,
+      packetSize64B: 8,
+      cctiIncrease: 1,
+      cctiLimit: 127,
+      cctiMin: 0,
+      cctiTimerUs: 150,
+      cctFormula: { entries: 128, scaleUs: 7, divisor: 106 },
+    };
     expect(Object.keys(PRESETS).sort()).toEqual(["paper3-hardware", "paper4-fattree"]);
+    expect(PRESETS["paper3-hardware"]).toEqual(paper3);
+    expect(PRESETS["paper4-fattree"]).toEqual({ ...paper3, markingRate: 0, packetSize64B: 0 });
   });
 });
 
@@ -196,12 +213,22 @@ describe("thresholdsBytes", () => {
     expect(thresholdsBytes(weighted(0), 32 * 1024)).toBeNull();
   });
 
-  test.prop([fc.integer({ min: 1, max: 15 }), fc.integer({ min: 64, max: 1 << 20 })])(
-    "weight w is (16 − w)/16 of the buffer, rounded, as high = low",
-    (w, buffer) => {
-      const t = thresholdsBytes(weighted(w), buffer);
-      const bytes = Math.round((buffer * (16 - w)) / 16);
-      expect(t).toEqual({ high: bytes, low: bytes });
+  const WEIGHTED = Array.from({ length: 16 }, (_, w) => weighted(w));
+
+  test.prop([fc.integer({ min: 64, max: 1 << 20 })])(
+    "weights 1..15 give a single threshold within (0, buffer] that falls as the weight rises; 0 none",
+    (buffer) => {
+      expect(thresholdsBytes(WEIGHTED[0]!, buffer)).toBeNull();
+      let previous = Number.POSITIVE_INFINITY;
+      for (let w = 1; w <= 15; w++) {
+        const t = thresholdsBytes(WEIGHTED[w]!, buffer);
+        expect(t, `w ${w}`).not.toBeNull();
+        expect(t!.low, `w ${w}`).toBe(t!.high);
+        expect(t!.high, `w ${w}`).toBeGreaterThan(0);
+        expect(t!.high, `w ${w}`).toBeLessThanOrEqual(buffer);
+        expect(t!.high, `w ${w}`).toBeLessThan(previous);
+        previous = t!.high;
+      }
     },
   );
 

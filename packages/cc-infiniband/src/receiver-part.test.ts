@@ -1,9 +1,8 @@
-import { createRng } from "@cclab/core-des";
 import { Packet, type PacketKind } from "@cclab/fabric";
 import { fc, test } from "@fast-check/vitest";
 import { describe, expect, it } from "vitest";
 import { createReceiverPart, receiverPartFactory } from "./receiver-part.js";
-import { idlePort, testHostContext } from "./test-host-context.js";
+import { testHostContext } from "./test-host-context.js";
 
 function receiver(controlPacketBytes = 64, hostIndex = 5) {
   const sent: Packet[] = [];
@@ -98,19 +97,14 @@ describe("receiver part", () => {
   it("the factory creates the part", () => {
     expect(receiverPartFactory.specVersion).toBe(1);
     const sent: Packet[] = [];
-    const { scheduler } = receiver();
-    const part = receiverPartFactory.create({
-      scheduler,
-      rng: createRng(1),
-      hostIndex: 0,
-      hostCount: 2,
-      port: idlePort,
-      uplinkRateGbps: 10,
-      controlPacketBytes: 32,
-      sendControl: (p) => sent.push(p),
-      gatesChanged: () => {},
-      resend: () => {},
-    });
+    const part = receiverPartFactory.create(
+      testHostContext({
+        hostCount: 2,
+        uplinkRateGbps: 10,
+        controlPacketBytes: 32,
+        sendControl: (p) => sent.push(p),
+      }),
+    );
     part.onArrive?.(arriving({ fecn: true }));
     expect(sent.map((p) => p.sizeBytes)).toEqual([32]);
   });

@@ -1,10 +1,10 @@
-import { createRng, Scheduler, serializationPs, type TimePs, usToPs } from "@cclab/core-des";
+import { serializationPs, type TimePs, usToPs } from "@cclab/core-des";
 import { type FlowGate, Packet } from "@cclab/fabric";
 import { fc, test } from "@fast-check/vitest";
 import { describe, expect, it } from "vitest";
 import { params } from "./params.js";
 import { createSenderPart, senderPartFactory } from "./sender-part.js";
-import { idlePort, testHostContext } from "./test-host-context.js";
+import { testHostContext } from "./test-host-context.js";
 
 /** A CCT whose entries are all distinct and exact in picoseconds: entry i = i² / 4 µs. */
 const TABLE_US = Array.from({ length: 128 }, (_, i) => (i * i) / 4);
@@ -20,14 +20,13 @@ function becnFor(flowId: number, becn = true): Packet {
 
 function sender(input: Record<string, unknown>, rateGbps = 40) {
   const p = params.parse(input);
-  const scheduler = new Scheduler();
   /** Times at which the part told the host its gates may allow sending earlier. */
   const gatesChangedAt: TimePs[] = [];
   const context = testHostContext({
-    scheduler,
     uplinkRateGbps: rateGbps,
-    gatesChanged: () => gatesChangedAt.push(scheduler.nowPs),
+    gatesChanged: () => gatesChangedAt.push(context.scheduler.nowPs),
   });
+  const scheduler = context.scheduler;
   const part = createSenderPart(p, context);
   const becnKind = scheduler.defineKind("test: BECN", (flowId) =>
     part.onControl?.(becnFor(flowId)),
@@ -117,8 +116,6 @@ describe("injection rate delay", () => {
     (rate, size, sentAt, becns, later) => {
       const s = sender({ ...NO_TIMER, cctUs: TABLE_US }, rate);
       const gate = s.open(7);
-      // Nothing sent yet: no delay.
-      expect(gate.nextSendPs(0)).toBeLessThanOrEqual(0);
       s.runTo(sentAt);
       gate.onSent?.(dataPacket(size, 7));
       const end = sentAt + serializationPs(size, rate);
@@ -128,6 +125,23 @@ describe("injection rate delay", () => {
       expect(s.ccti(7)).toBe(becns);
       const allowed = end + usToPs(TABLE_US[becns]!);
       for (const now of [sentAt, end, sentAt + later]) expect(gate.nextSendPs(now)).toBe(allowed);
+    },
+  );
+
+  test.prop([fc.integer({ min: 1, max: 127 }), fc.integer({ min: 0, max: 10_000_000 })])(
+    "a throttled flow that has sent nothing yet may send at once",
+    (becns, at) => {
+      const s = sender({ ...NO_TIMER, cctUs: TABLE_US });
+      const gate = s.open(7);
+      s.runTo(at);
+      for (let i = 0; i < becns; i++) s.becn(7);
+      expect(s.ccti(7)).toBe(becns);
+      // No packet to count CCT[CCTI] from: the delay does not hold the first one back.
+      expect(gate.nextSendPs(at)).toBeLessThanOrEqual(at);
+      expect(gate.nextSendPs(0)).toBeLessThanOrEqual(0);
+      // Its first packet starts the delay.
+      gate.onSent?.(dataPacket(1000, 7));
+      expect(gate.nextSendPs(at)).toBeGreaterThan(at);
     },
   );
 
@@ -157,14 +171,25 @@ describe("injection rate delay", () => {
       for (let i = 0; i < ccti; i++) s.becn(2);
       s.runTo(at);
       gate.onSent?.(dataPacket(size, 2));
-      // One packet of `size` per interval from its start to the next allowed start.
-      const interval = ccti === 0 ? serializationPs(size, rate) : gate.nextSendPs(at) - at;
-      const expected = ccti === 0 ? rate : (size * 8000) / interval;
+      // One packet of `size` per interval from its start to the next allowed start: its
+      // serialization (size · 8000 / rate ps, whole at these rates) and then CCT[CCTI].
+      const bits = size * 8;
+      const interval = (bits * 1000) / rate + TABLE_US[ccti]! * 1e6;
+      const expected = ccti === 0 ? rate : (bits * 1000) / interval;
       expect(s.rate(2)).toBeCloseTo(expected, 9);
       expect(s.rate(2)).toBeLessThanOrEqual(rate);
       expect(s.ccti(2)).toBe(ccti);
     },
   );
+
+  it("sampleFlows at 10 Gb/s, 1000 B, CCT entry 1 µs: 8000 bits per 0.8 + 1 µs", () => {
+    const s = sender({ ...NO_TIMER, cctUs: TABLE_US }, 10);
+    const gate = s.open(2);
+    s.becn(2);
+    s.becn(2); // CCTI 2: 1 µs
+    gate.onSent?.(dataPacket(1000, 2));
+    expect(s.rate(2)).toBeCloseTo(4.444_444_444_444_44, 12); // 8000 / 1800 ns
+  });
 });
 
 describe("level", () => {
@@ -412,19 +437,7 @@ describe("CCTI timers", () => {
 it("the factory creates the part with the given parameters", () => {
   const factory = senderPartFactory(params.parse({ cctiIncrease: 5, ...NO_TIMER }));
   expect(factory.specVersion).toBe(1);
-  const scheduler = new Scheduler();
-  const part = factory.create({
-    scheduler,
-    rng: createRng(1),
-    hostIndex: 0,
-    hostCount: 2,
-    port: idlePort,
-    uplinkRateGbps: 10,
-    controlPacketBytes: 64,
-    sendControl: () => {},
-    gatesChanged: () => {},
-    resend: () => {},
-  });
+  const part = factory.create(testHostContext({ hostCount: 2, uplinkRateGbps: 10 }));
   part.openFlow({ flowId: 9, srcHost: 0, dstHost: 1, sl: 0 });
   part.onControl?.(becnFor(9));
   const seen: [number, string, number][] = [];

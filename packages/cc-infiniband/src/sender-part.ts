@@ -8,47 +8,97 @@ import type {
   SenderPartFactory,
 } from "@cclab/fabric";
 import type { IbCcParams } from "./params.js";
-import { CctiTimer } from "./timers.js";
+import { CctiTimer, type TimerOwner } from "./timers.js";
 
-/** What every throttle of one host needs to turn a CCTI into a send time. */
-interface ThrottleTable {
-  readonly scheduler: HostPartContext["scheduler"];
+/** What every throttle of one host shares: how to turn a CCTI into a send time, and its timers. */
+interface Shared {
+  readonly context: HostPartContext;
   readonly rateGbps: number;
   /** CCT[i] in ps. */
   readonly cctPs: Float64Array;
+  readonly cctiMin: number;
+  readonly timerPs: number;
+  /** The host's count of CCTI decrements, for its counters. */
+  cctiDecrements: number;
 }
 
 /**
  * What one CCTI throttles: a queue pair (level `qp`) or every flow of a service level at this
  * host (level `sl`); the spec makes the two exclusive (Paper II L1269). It is its flows' gate
- * itself: one object per flow, not a gate with two closures (a 648-node fabric opens up to
- * 419,256 flows).
+ * itself, and with `per-flow` timers its timer's owner too: one object per flow besides its
+ * timer, not a gate with two closures (a 648-node fabric opens up to 419,256 flows).
  */
-class Throttle implements FlowGate {
+class Throttle implements FlowGate, TimerOwner {
   ccti: number;
-  /** End of the last packet sent under this throttle: the IRD counts from there. */
-  lastEndPs: TimePs = Number.NEGATIVE_INFINITY;
+  /** Start and size of the last packet sent under this throttle: the IRD counts from its end. */
+  lastStartPs: TimePs = Number.NEGATIVE_INFINITY;
   lastSizeBytes = 0;
+  /** Its own timer (`per-flow` timers only). */
   timer: CctiTimer | undefined;
-  /** True while in its SL's list of throttles above CCTI_Min (port-SL timers). */
-  raised = false;
 
   constructor(
     readonly sl: number,
-    cctiMin: number,
-    private readonly table: ThrottleTable,
+    private readonly shared: Shared,
   ) {
-    this.ccti = cctiMin;
+    this.ccti = shared.cctiMin;
   }
 
   nextSendPs(nowPs: TimePs): TimePs {
-    return this.ccti === 0 ? nowPs : this.lastEndPs + this.table.cctPs[this.ccti]!;
+    if (this.ccti === 0) return nowPs;
+    const s = this.shared;
+    const lastEndPs = this.lastStartPs + serializationPs(this.lastSizeBytes, s.rateGbps);
+    return lastEndPs + s.cctPs[this.ccti]!;
   }
 
   onSent(packet: Packet): void {
-    this.lastEndPs =
-      this.table.scheduler.nowPs + serializationPs(packet.sizeBytes, this.table.rateGbps);
+    this.lastStartPs = this.shared.context.scheduler.nowPs;
     this.lastSizeBytes = packet.sizeBytes;
+  }
+
+  /** Lowers the CCTI by one unless at CCTI_Min; true if it did. */
+  lower(): boolean {
+    if (this.ccti <= this.shared.cctiMin) return false;
+    this.ccti--;
+    this.shared.cctiDecrements++;
+    return true;
+  }
+
+  /** Its `per-flow` timer expired: one step down, re-armed while still above CCTI_Min. */
+  expire(): void {
+    const s = this.shared;
+    const lowered = this.lower();
+    if (this.ccti > s.cctiMin) this.timer!.armAt(s.context.scheduler.nowPs + s.timerPs);
+    if (lowered) s.context.gatesChanged();
+  }
+}
+
+/**
+ * The `port-sl` timer of one SL at this host and the throttles of the SL above CCTI_Min: an
+ * expiry visits only these, not every flow the host ever opened. A throttle is in `raised`
+ * exactly while its CCTI is above CCTI_Min.
+ */
+class SlTimer implements TimerOwner {
+  readonly raised: Throttle[] = [];
+  readonly timer: CctiTimer;
+
+  constructor(private readonly shared: Shared) {
+    this.timer = new CctiTimer(shared.context.scheduler, this);
+  }
+
+  expire(): void {
+    const s = this.shared;
+    const raised = this.raised;
+    let lowered = false;
+    let kept = 0;
+    for (let i = 0; i < raised.length; i++) {
+      const t = raised[i]!;
+      lowered = t.lower() || lowered;
+      if (t.ccti > s.cctiMin) raised[kept++] = t;
+    }
+    raised.length = kept;
+    if (kept > 0) this.timer.armAt(s.context.scheduler.nowPs + s.timerPs);
+    // A lower CCTI is a shorter delay: parked flows may send earlier than they were told.
+    if (lowered) s.context.gatesChanged();
   }
 }
 
@@ -71,86 +121,50 @@ export function createSenderPart(p: IbCcParams, context: HostPartContext): Sende
   const rateGbps = context.uplinkRateGbps;
   const timerPs = Math.round(p.cctiTimerUs * 1e6);
   const cctPs = Float64Array.from(p.cctUs, (us) => Math.round(us * 1e6));
-  const table: ThrottleTable = { scheduler, rateGbps, cctPs };
+  const shared: Shared = {
+    context,
+    rateGbps,
+    cctPs,
+    cctiMin: p.cctiMin,
+    timerPs,
+    cctiDecrements: 0,
+  };
   const byFlow = new Map<number, Throttle>();
   const bySl = new Map<number, Throttle>();
-  // Per SL, its throttles above CCTI_Min: a timer expiry visits only these, not every flow
-  // the host ever opened.
-  const raisedOfSl = new Map<number, Throttle[]>();
-  const slTimers = new Map<number, CctiTimer>();
+  // `port-sl` only, created at an SL's first BECN.
+  const slTimers = new Map<number, SlTimer>();
   let becnReceived = 0;
-  let cctiDecrements = 0;
-
-  const decrement = (t: Throttle): boolean => {
-    if (t.ccti <= p.cctiMin) return false;
-    t.ccti--;
-    cctiDecrements++;
-    return true;
-  };
-
-  const slTimer = (sl: number): CctiTimer => {
-    let timer = slTimers.get(sl);
-    if (timer === undefined) {
-      const raised = raisedOfSl.get(sl)!;
-      const owner = {
-        expire: () => {
-          let lowered = false;
-          let kept = 0;
-          for (let i = 0; i < raised.length; i++) {
-            const t = raised[i]!;
-            lowered = decrement(t) || lowered;
-            if (t.ccti > p.cctiMin) raised[kept++] = t;
-            else t.raised = false;
-          }
-          raised.length = kept;
-          if (kept > 0) timer!.armAt(scheduler.nowPs + timerPs);
-          // A lower CCTI is a shorter delay: parked flows may send earlier than they were told.
-          if (lowered) context.gatesChanged();
-        },
-      };
-      timer = new CctiTimer(scheduler, owner);
-      slTimers.set(sl, timer);
-    }
-    return timer;
-  };
 
   const throttleFor = (flow: FlowInfo): Throttle => {
     if (p.level === "sl") {
-      const shared = bySl.get(flow.sl);
-      if (shared !== undefined) return shared;
+      const ofSl = bySl.get(flow.sl);
+      if (ofSl !== undefined) return ofSl;
     }
-    const t = new Throttle(flow.sl, p.cctiMin, table);
+    const t = new Throttle(flow.sl, shared);
     if (p.level === "sl") bySl.set(flow.sl, t);
-    if (!raisedOfSl.has(flow.sl)) raisedOfSl.set(flow.sl, []);
-    if (p.timer === "per-flow") {
-      const owner = {
-        expire: () => {
-          const lowered = decrement(t);
-          if (t.ccti > p.cctiMin) t.timer!.armAt(scheduler.nowPs + timerPs);
-          if (lowered) context.gatesChanged();
-        },
-      };
-      t.timer = new CctiTimer(scheduler, owner);
-    }
+    if (p.timer === "per-flow") t.timer = new CctiTimer(scheduler, t);
     return t;
   };
 
   const onBecn = (t: Throttle): void => {
     becnReceived++;
+    // Above CCTI_Min already: in its SL's list (port-sl), which it stays in.
+    const wasRaised = t.ccti > p.cctiMin;
     t.ccti = Math.min(p.cctiLimit, t.ccti + p.cctiIncrease);
     if (t.ccti <= p.cctiMin) return;
     if (p.timer === "per-flow") {
       t.timer!.armAt(scheduler.nowPs + timerPs);
       return;
     }
-    if (!t.raised) {
-      t.raised = true;
-      raisedOfSl.get(t.sl)!.push(t);
+    let sl = slTimers.get(t.sl);
+    if (sl === undefined) {
+      sl = new SlTimer(shared);
+      slTimers.set(t.sl, sl);
     }
-    const timer = slTimer(t.sl);
-    if (!timer.armed) {
+    if (!wasRaised) sl.raised.push(t);
+    if (!sl.timer.armed) {
       const now = scheduler.nowPs;
-      timer.armAt((Math.floor(now / timerPs) + 1) * timerPs);
+      sl.timer.armAt((Math.floor(now / timerPs) + 1) * timerPs);
     }
   };
 
@@ -165,18 +179,18 @@ export function createSenderPart(p: IbCcParams, context: HostPartContext): Sende
       const t = byFlow.get(packet.flowId);
       if (t !== undefined) onBecn(t);
     },
-    counters: () => ({ becnReceived, cctiDecrements }),
+    counters: () => ({ becnReceived, cctiDecrements: shared.cctiDecrements }),
     sampleFlows(visit): void {
       for (const [flowId, t] of byFlow) {
         visit(flowId, "ccti", t.ccti);
         // The rate the throttle allows for packets of the last size sent (line rate at 0).
         const size = t.lastSizeBytes;
-        const ser = size === 0 ? 0 : serializationPs(size, rateGbps);
-        const ird = cctPs[t.ccti]!;
         visit(
           flowId,
           "rateGbps",
-          ser === 0 || t.ccti === 0 ? rateGbps : (size * 8000) / (ser + ird),
+          size === 0 || t.ccti === 0
+            ? rateGbps
+            : (size * 8000) / (serializationPs(size, rateGbps) + cctPs[t.ccti]!),
         );
       }
     },

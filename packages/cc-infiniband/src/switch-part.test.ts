@@ -1,5 +1,12 @@
 import { createRng, Scheduler } from "@cclab/core-des";
-import { Packet, type PacketKind, type PortView, type SwitchPart } from "@cclab/fabric";
+import {
+  FROM_SWITCH_CONTROL,
+  Packet,
+  type PacketKind,
+  type PortView,
+  type SwitchPart,
+  type SwitchPartContext,
+} from "@cclab/fabric";
 import { fc, test } from "@fast-check/vitest";
 import { describe, expect, it } from "vitest";
 import { params } from "./params.js";
@@ -52,13 +59,15 @@ function harness(
     bufferBytes?: number;
     hostPorts?: readonly number[];
     seed?: number;
+    /** Build the part through `switchPartFactory(p).create`, as the network does. */
+    viaFactory?: boolean;
   } = {},
 ): Harness {
   const p = params.parse(input);
   const vls = opts.vls ?? 1;
   const ports = Array.from({ length: opts.ports ?? 4 }, () => new FakePort(vls));
   const hostPorts = new Set(opts.hostPorts ?? []);
-  const part = createSwitchPart(p, {
+  const context: SwitchPartContext = {
     scheduler: new Scheduler(),
     rng: createRng(opts.seed ?? 1).split("switch/0/cc"),
     switchIndex: 0,
@@ -69,7 +78,10 @@ function harness(
     sendControl: () => {
       throw new Error("the IB switch part sends no control packets");
     },
-  });
+  };
+  const part = opts.viaFactory
+    ? switchPartFactory(p).create(context)
+    : createSwitchPart(p, context);
   const counter = (name: string) => part.counters?.()[name] ?? Number.NaN;
   return {
     part,
@@ -353,18 +365,22 @@ describe("what is marked", () => {
     expect(h.fecnMarked()).toBe(1);
   });
 
-  it("the switch's own control packets (no input port) change nothing", () => {
-    const h = harness({ ...markAll, ...single(1000) });
-    const a = h.enqueue(0, 1, 600);
-    const b = h.enqueue(0, 1, 600);
-    const own = new Packet();
-    own.sizeBytes = 5000;
-    own.outPort = 1;
-    h.part.onTransmit?.(own, -1, 1);
-    expect(own.fecn).toBe(false);
-    // The VoQ still holds 1200 B: sending a leaves 600 B, at or below the threshold.
-    expect(h.transmit(a, 0)).toBe(false);
-    expect(h.transmit(b, 0)).toBe(false);
+  it("the switch's own packets (no input port) are neither marked nor counted", () => {
+    // Congested throughout; "count" marks every second eligible packet.
+    const h = harness({ markingRate: 1, marking: "count", packetSize64B: 0, ...single(1000) });
+    h.enqueue(0, 1, 5000);
+    for (let i = 0; i < 3; i++) {
+      const own = new Packet(); // a data packet, as far as its kind goes
+      own.sizeBytes = 2000;
+      own.outPort = 1;
+      h.part.onTransmit?.(own, FROM_SWITCH_CONTROL, 1);
+      expect(own.fecn).toBe(false);
+    }
+    expect(h.fecnMarked()).toBe(0);
+    // Had they advanced the count, the first data packet would be marked.
+    const marks = Array.from({ length: 4 }, () => h.transmit(h.enqueue(0, 1, 1000), 0));
+    expect(marks).toEqual([false, true, false, true]);
+    expect(h.fecnMarked()).toBe(2);
   });
 
   test.prop([fc.integer({ min: 0, max: 6 }), fc.integer({ min: 1, max: 60 })], { numRuns: 40 })(
@@ -398,7 +414,7 @@ describe("what is marked", () => {
       { seed },
     );
     h.enqueue(0, 1, 5000);
-    const n = 4000;
+    const n = 20_000;
     const marks: boolean[] = [];
     for (let i = 0; i < n; i++) marks.push(h.transmit(h.enqueue(0, 1, 1000), 0));
     const marked = marks.filter(Boolean).length;
@@ -534,9 +550,14 @@ describe("against a from-scratch model", () => {
   });
 });
 
-it("the factory builds the part for the network", () => {
+it("the factory builds the part for the network, with the given parameters", () => {
   const factory = switchPartFactory(params.parse({}));
   expect(factory.specVersion).toBe(1);
   expect(factory.extraVls ?? 0).toBe(0);
-  expect(typeof factory.create).toBe("function");
+  const h = harness({ ...markAll, ...single(1000) }, { viaFactory: true });
+  const packets = Array.from({ length: 3 }, () => h.enqueue(0, 1, 600)); // 1800 B
+  expect(h.transmit(packets[0]!, 0)).toBe(true); // 1200 B remain
+  expect(h.transmit(packets[1]!, 0)).toBe(false); // 600 B remain
+  expect(h.fecnMarked()).toBe(1);
+  expect(h.congestionEntries()).toBe(1);
 });

@@ -50,26 +50,18 @@ export function createSwitchPart(p: IbCcParams, context: SwitchPartContext): Swi
   let fecnMarked = 0;
   let congestionEntries = 0;
 
-  const enters = (ov: number, high: number): boolean => {
-    switch (p.thresholdMapping) {
-      case "voq":
-        return voqsAboveHigh[ov]! > 0;
-      case "sum":
-        return sumBytes[ov]! > high;
-      case "sum-per-input":
-        return inputsWithData[ov]! > 0 && sumBytes[ov]! > high / inputsWithData[ov]!;
-    }
-  };
-  const leaves = (ov: number, low: number): boolean => {
-    switch (p.thresholdMapping) {
-      case "voq":
-        return voqsAboveLow[ov] === 0;
-      case "sum":
-        return sumBytes[ov]! <= low;
-      case "sum-per-input":
-        return inputsWithData[ov] === 0 || sumBytes[ov]! <= low / inputsWithData[ov]!;
-    }
-  };
+  // The mapping's measure against the thresholds, chosen once: `change` runs at every
+  // enqueue and dequeue.
+  type Test = (ov: number, bytes: number) => boolean;
+  const [enters, leaves]: [Test, Test] =
+    p.thresholdMapping === "voq"
+      ? [(ov) => voqsAboveHigh[ov]! > 0, (ov) => voqsAboveLow[ov] === 0]
+      : p.thresholdMapping === "sum"
+        ? [(ov, high) => sumBytes[ov]! > high, (ov, low) => sumBytes[ov]! <= low]
+        : [
+            (ov, high) => inputsWithData[ov]! > 0 && sumBytes[ov]! > high / inputsWithData[ov]!,
+            (ov, low) => inputsWithData[ov] === 0 || sumBytes[ov]! <= low / inputsWithData[ov]!,
+          ];
 
   const change = (input: number, out: number, vl: number, delta: number): void => {
     const t = thresholds[out];

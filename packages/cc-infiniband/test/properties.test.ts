@@ -24,29 +24,31 @@ const linkArb = fc.record({
   latencyNs: fc.integer({ min: 0, max: 300 }),
 });
 
-const topologyArb: fc.Arbitrary<Topology> = fc.oneof(
-  fc
-    .tuple(fc.integer({ min: 3, max: 8 }), linkArb)
-    .map(([hosts, link]) => singleSwitch({ hosts, ...link })),
-  // Two-switch parking lots, the inter-switch cable sometimes slower (a congested trunk).
-  fc
-    .tuple(fc.integer({ min: 1, max: 4 }), linkArb, fc.constantFrom(1, 0.5, 0.25))
-    .map(([hostsPerSwitch, link, trunk]) =>
-      parkingLot({
-        switches: 2,
-        hostsPerSwitch,
-        ...link,
-        interSwitchRateGbps: link.rateGbps * trunk,
-      }),
-    ),
-  fc
-    .tuple(
-      fc.constantFrom([2, 2] as const, [3, 2] as const, [2, 3] as const),
-      linkArb,
-      fc.constantFrom("d-mod-k" as const, "nca-random" as const),
-    )
-    .map(([[k, n], link, routing]) => karyNTree({ k, n, routing, ...link })),
-);
+/** Random small topologies; `minHostsPerSwitch` 2 gives every one at least 3 hosts. */
+const topologyArb = (minHostsPerSwitch = 1): fc.Arbitrary<Topology> =>
+  fc.oneof(
+    fc
+      .tuple(fc.integer({ min: 3, max: 8 }), linkArb)
+      .map(([hosts, link]) => singleSwitch({ hosts, ...link })),
+    // Two-switch parking lots, the inter-switch cable sometimes slower (a congested trunk).
+    fc
+      .tuple(fc.integer({ min: minHostsPerSwitch, max: 4 }), linkArb, fc.constantFrom(1, 0.5, 0.25))
+      .map(([hostsPerSwitch, link, trunk]) =>
+        parkingLot({
+          switches: 2,
+          hostsPerSwitch,
+          ...link,
+          interSwitchRateGbps: link.rateGbps * trunk,
+        }),
+      ),
+    fc
+      .tuple(
+        fc.constantFrom([2, 2] as const, [3, 2] as const, [2, 3] as const),
+        linkArb,
+        fc.constantFrom("d-mod-k" as const, "nca-random" as const),
+      )
+      .map(([[k, n], link, routing]) => karyNTree({ k, n, routing, ...link })),
+  );
 
 /** Scenario parameters of the scheme, as a scenario file would give them. */
 const ccInputArb = fc.record({
@@ -84,15 +86,33 @@ interface Case {
   readonly samplesPs: number[];
 }
 
-function caseArb(
-  ccInput: fc.Arbitrary<Record<string, unknown>> = ccInputArb.map(({ thresholds, ...rest }) => ({
+const flatInput = ccInputArb.map(({ thresholds, ...rest }) => ({ ...rest, ...thresholds }));
+
+/**
+ * Parameters that mark a hot spot: low weighted thresholds (≤ 1/4 of the buffer), every
+ * MTU-sized packet eligible, at least a quarter of them marked.
+ */
+const markingInputArb = fc
+  .tuple(ccInputArb, fc.integer({ min: 12, max: 15 }), fc.constantFrom(0, 1, 8))
+  .map(([{ thresholds: _, ...rest }, thresholdWeight, packetSize64B]) => ({
     ...rest,
-    ...thresholds,
-  })),
+    thresholdWeight,
+    packetSize64B,
+  }));
+
+/**
+ * Random cases. `hotspot`: every message goes to one host from at least two others, 24–60 KB
+ * each and starting within 1 µs of one another, on topologies of at least 3 hosts: the port
+ * to the hot spot (or a trunk before it) always holds a queue.
+ */
+function caseArb(
+  ccInput: fc.Arbitrary<Record<string, unknown>> = flatInput,
+  traffic: "any" | "hotspot" = "any",
 ): fc.Arbitrary<Case> {
+  const hotspotOnly = traffic === "hotspot";
   return fc
     .record({
-      topology: topologyArb,
+      topology: topologyArb(hotspotOnly ? 2 : 1),
       ccInput,
       viaHostCc: fc.boolean(),
       vlCount: fc.integer({ min: 1, max: 2 }),
@@ -104,20 +124,19 @@ function caseArb(
       outputBufferBytes: fc.constantFrom(0, 0, 4096),
       injectionOrder: fc.constantFrom("round-robin" as const, "oldest-first" as const),
       seed: fc.integer({ min: 1, max: 1_000_000 }),
-      manyToOne: fc.constantFrom(true, true, false),
+      manyToOne: hotspotOnly ? fc.constant(true) : fc.constantFrom(true, true, false),
       hotspot: fc.nat(),
       raw: fc.array(
         fc.record({
           src: fc.nat(),
           dst: fc.nat(),
-          bytes: fc.oneof(
-            fc.integer({ min: 1, max: 3000 }),
-            fc.integer({ min: 3000, max: 60_000 }),
-          ),
-          startNs: fc.integer({ min: 0, max: 5_000 }),
+          bytes: hotspotOnly
+            ? fc.integer({ min: 24_000, max: 60_000 })
+            : fc.oneof(fc.integer({ min: 1, max: 3000 }), fc.integer({ min: 3000, max: 60_000 })),
+          startNs: fc.integer({ min: 0, max: hotspotOnly ? 1_000 : 5_000 }),
           sl: fc.nat(1),
         }),
-        { minLength: 2, maxLength: 8 },
+        { minLength: 2, maxLength: hotspotOnly ? 4 : 8 },
       ),
       samplesNs: fc.array(fc.integer({ min: 0, max: 150_000 }), { minLength: 1, maxLength: 8 }),
     })
@@ -128,11 +147,16 @@ function caseArb(
         input.cctiMin = Math.min(input.cctiMin, input.cctiLimit);
       const cc = params.parse(input);
       const hotspot = r.hotspot % hosts;
-      const messages = r.raw.map((m) => {
+      const messages = r.raw.map((m, i) => {
         const dst = r.manyToOne ? hotspot : m.dst % hosts;
-        let src = m.src % hosts;
+        // Hot spot: the first two messages come from the two hosts after it ...
+        let src = hotspotOnly
+          ? (hotspot + 1 + (i < 2 ? i : m.src % (hosts - 1))) % hosts
+          : m.src % hosts;
         if (src === dst) src = (src + 1) % hosts;
-        return { src, dst, bytes: m.bytes, startNs: m.startNs, sl: m.sl % r.vlCount };
+        // ... on one SL, so that they share the queues.
+        const sl = (hotspotOnly && i < 2 ? r.raw[0]!.sl : m.sl) % r.vlCount;
+        return { src, dst, bytes: m.bytes, startNs: m.startNs, sl };
       });
       const options: NetworkOptions = {
         seed: r.seed,
@@ -164,6 +188,8 @@ interface Outcome {
   readonly fecnAny: number;
   readonly cnpsDelivered: number;
   readonly cctiSamples: number[];
+  /** Flows the last sample (after the run) visited. */
+  readonly lastSampleFlows: number;
 }
 
 function schemeOptions(c: Case): NetworkOptions {
@@ -215,9 +241,12 @@ function runCase(c: Case): Outcome {
     return violation !== undefined || net.scheduler.processed > 3_000_000;
   };
   const cctiSamples: number[] = [];
+  let lastSampleFlows = 0;
   const sample = () => {
+    lastSampleFlows = 0;
     net.sampleCcFlows((flowId, variable, value) => {
       if (variable === "ccti") {
+        lastSampleFlows++;
         cctiSamples.push(value);
         if (!Number.isInteger(value) || value < c.cc.cctiMin || value > c.cc.cctiLimit) {
           violation ??= `flow ${flowId} at ${net.nowPs} ps: CCTI ${value} outside [${c.cc.cctiMin}, ${c.cc.cctiLimit}]`;
@@ -263,6 +292,7 @@ function runCase(c: Case): Outcome {
     fecnAny,
     cnpsDelivered,
     cctiSamples,
+    lastSampleFlows,
   };
 }
 
@@ -272,17 +302,25 @@ describe("the InfiniBand scheme on random fabrics", () => {
     (c) => {
       const out = runCase(c);
       expect(out.violation).toBeUndefined();
-      // Every flow was sampled at least at the end.
-      expect(out.cctiSamples.length).toBeGreaterThan(0);
+      // The sample after the run visits every flow: one per source, destination and SL.
+      const flows = new Set(c.messages.map((m) => `${m.src}/${m.dst}/${m.sl}`));
+      expect(out.lastSampleFlows).toBe(flows.size);
     },
   );
 
-  test.prop([caseArb()], { numRuns: 60 })(
+  // Mostly hot spots with marking parameters, which always mark, so that the counters have
+  // something to count; the rest any case.
+  const countedArb = fc.oneof(
+    { weight: 3, arbitrary: caseArb(markingInputArb, "hotspot").map((c) => ({ c, marks: true })) },
+    { weight: 1, arbitrary: caseArb().map((c) => ({ c, marks: false })) },
+  );
+  test.prop([countedArb], { numRuns: 60 })(
     "counters agree with what arrives: each marked packet makes one CNP, one BECN",
-    (c) => {
+    ({ c, marks }) => {
       const out = runCase(c);
       expect(out.violation).toBeUndefined();
       const n = out.counters;
+      if (marks) expect(n.fecnMarked).toBeGreaterThan(0);
       // FECN marks are only ever set on data packets, once each.
       expect(out.fecnAny).toBe(out.fecnData);
       expect(n.fecnMarked).toBe(out.fecnData);
