@@ -1,35 +1,19 @@
 import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { parseArgs } from "node:util";
-import {
-  formatIssues,
-  markRunFailed,
-  prepare,
-  prepareResultDir,
-  RunFailure,
-  RunInterrupted,
-  readScenarioFile,
-  resolveScenario,
-  ScenarioError,
-  simulate,
-  writeResults,
-} from "@cclab/sim";
+import { formatIssues, RunFailure, RunInterrupted, ScenarioError } from "@cclab/sim";
+import { EXIT, type Io, UsageError } from "./errors.js";
 import { LIST_SECTIONS, type ListSection, listText } from "./list.js";
-import { progressLine } from "./progress.js";
+import { plot } from "./plot.js";
+import { runOrValidate } from "./run.js";
 
-/** Exit codes: documented in `cclab --help` and the README. */
-export const EXIT = { ok: 0, runFailed: 1, badInput: 2, interrupted: 130 } as const;
-
-export interface Io {
-  readonly stdout: { write(text: string): unknown; isTTY?: boolean };
-  readonly stderr: { write(text: string): unknown; isTTY?: boolean };
-}
+export { EXIT, type Io } from "./errors.js";
 
 const HELP = `cclab: simulate lossless fabrics (InfiniBand credits, Ethernet PFC) and their congestion control
 
 Usage:
-  cclab run <scenario.yaml> [--out DIR] [--seed N] [--set path=value ...] [--quiet]
+  cclab run <scenario.yaml> [--out DIR] [--seed N] [--set path=value ...] [--quiet] [--no-plots]
   cclab validate <scenario.yaml> [--seed N] [--set path=value ...]
+  cclab plot <result-dir> [--series NAME ...]
   cclab list [topologies|traffic|plugins]
   cclab --help | <command> --help
   cclab --version
@@ -43,8 +27,8 @@ const COMMAND_HELP: Record<string, string> = {
 
 Validates the scenario, runs it and writes the result directory: scenario.resolved.json,
 summary.json (schema: @cclab/sim schema/summary.schema.json), summary.txt, run.json
-(wall-clock facts) and CSV series. summary.json is written last; an interrupted or failed
-run leaves none.
+(wall-clock facts), CSV series and plots/ (SVG, PNG and Vega-Lite JSON of each series; see
+cclab plot --help). summary.json is written last; an interrupted or failed run leaves none.
 
 Options:
   --out DIR          result directory (default: results/<scenario name>)
@@ -52,12 +36,30 @@ Options:
   --set path=value   override a field, e.g. --set run.durationUs=500 --set traffic[0].loadFraction=0.8
                      (repeatable; the value is read as YAML)
   --quiet            no progress line (also off when stderr is not a terminal)
+  --no-plots         skip the figures (cclab plot draws them later from the saved CSVs)
 `,
   validate: `cclab validate <scenario> [--seed N] [--set path=value ...]
 
 Checks the scenario (schema, topology, traffic, plugins, buffers, PFC headroom, routing)
 without running it. Prints every problem with the path of its field and exits 2, or prints
 "ok" and exits 0.
+`,
+  plot: `cclab plot <result-dir> [--series NAME ...]
+
+Redraws a finished run's figures from its saved files into <result-dir>/plots/, as SVG, PNG
+(twice the size, DejaVu Sans bundled) and the Vega-Lite spec with its data (<name>.vl.json).
+Figures, each drawn when the run recorded its data (metrics.series):
+  flow-throughput   payload Gb/s per flow over time (a mean line and min–max band per
+                    traffic group when there are more than 12 flows)
+  host-throughput   received Gb/s per host and traffic group over time (same grouping)
+  port-occupancy    mean input-buffer KiB of the 12 most occupied switch ports and VLs
+  flow-control      % of each bin the 12 most blocked ports were paused or out of credits
+  cc                one figure per CC variable a plugin records per flow (cc-ccti, cc-rateGbps…)
+  fct               distribution (CDF) of message completion times per traffic group
+
+Options:
+  --series NAME      only this figure (repeatable); without it every figure is redrawn and
+                     stale ones are removed
 `,
   list: `cclab list [topologies|traffic|plugins]
 
@@ -86,7 +88,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
   }
   if (!Object.hasOwn(COMMAND_HELP, command)) {
     io.stderr.write(
-      `cclab: unknown command "${command}"; commands: run, validate, list (see cclab --help)\n`,
+      `cclab: unknown command "${command}"; commands: ${Object.keys(COMMAND_HELP).join(", ")} (see cclab --help)\n`,
     );
     return EXIT.badInput;
   }
@@ -95,6 +97,11 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
   >;
   try {
     parsed = parseArgs({ args: [...rest], options: OPTIONS, allowPositionals: true, strict: true });
+    const allowed = COMMAND_OPTIONS[command as Command];
+    const stray = Object.keys(parsed.values).find((k) => k !== "help" && !allowed.includes(k));
+    if (stray !== undefined) {
+      throw new Error(`option --${stray} does not apply to ${command}`);
+    }
   } catch (error) {
     io.stderr.write(`cclab ${command}: ${(error as Error).message}\n`);
     return EXIT.badInput;
@@ -106,8 +113,13 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
   }
   try {
     if (command === "list") return list(positionals, io);
+    if (command === "plot") return await plot(positionals, values, io);
     return await runOrValidate(command as "run" | "validate", positionals, values, io);
   } catch (error) {
+    if (error instanceof UsageError) {
+      io.stderr.write(`${error.message}\n`);
+      return EXIT.badInput;
+    }
     if (error instanceof ScenarioError) {
       io.stderr.write(
         `cclab ${command}: the scenario is not valid:\n${indent(formatIssues(error.issues))}\n`,
@@ -135,8 +147,20 @@ const OPTIONS = {
   seed: { type: "string" },
   set: { type: "string", multiple: true },
   quiet: { type: "boolean" },
+  "no-plots": { type: "boolean" },
+  series: { type: "string", multiple: true },
   help: { type: "boolean", short: "h" },
 } as const;
+
+type Command = keyof typeof COMMAND_HELP;
+
+/** The options each command takes (parseArgs parses them all; the others are rejected). */
+const COMMAND_OPTIONS: Record<Command, readonly string[]> = {
+  run: ["out", "seed", "set", "quiet", "no-plots"],
+  validate: ["seed", "set"],
+  plot: ["series"],
+  list: [],
+};
 
 function indent(text: string): string {
   return text
@@ -157,72 +181,4 @@ function list(positionals: readonly string[], io: Io): number {
     listText(positionals.length === 0 ? LIST_SECTIONS : (positionals as ListSection[])),
   );
   return EXIT.ok;
-}
-
-async function runOrValidate(
-  command: "run" | "validate",
-  positionals: readonly string[],
-  values: { out?: string; seed?: string; set?: string[]; quiet?: boolean },
-  io: Io,
-): Promise<number> {
-  if (positionals.length !== 1) {
-    io.stderr.write(
-      `cclab ${command}: give exactly one scenario file (see cclab ${command} --help)\n`,
-    );
-    return EXIT.badInput;
-  }
-  const file = positionals[0]!;
-  let seed: number | undefined;
-  if (values.seed !== undefined) {
-    seed = Number(values.seed);
-    if (!Number.isInteger(seed) || seed < 0 || seed > 2 ** 32 - 1) {
-      io.stderr.write(
-        `cclab ${command}: --seed must be a whole number in 0..4294967295, got "${values.seed}"\n`,
-      );
-      return EXIT.badInput;
-    }
-  }
-  const { document, baseDir } = readScenarioFile(file, {
-    ...(seed === undefined ? {} : { seed }),
-    set: values.set ?? [],
-  });
-  const resolved = await resolveScenario(document);
-  if (command === "validate") {
-    prepare(resolved); // builds the network: buffer, headroom and routing checks
-    io.stdout.write(`ok: ${file} (${resolved.scenario.name})\n`);
-    return EXIT.ok;
-  }
-  const out = values.out ?? join("results", resolved.scenario.name);
-  let started = false;
-  const showProgress = values.quiet !== true && io.stderr.isTTY === true;
-  const controller = new AbortController();
-  const onSigint = () => controller.abort();
-  process.once("SIGINT", onSigint);
-  try {
-    const result = await simulate(resolved, {
-      baseDir,
-      signal: controller.signal,
-      onStart: (scenario) => {
-        prepareResultDir(out, scenario);
-        started = true;
-      },
-      ...(showProgress
-        ? { onProgress: (p) => io.stderr.write(`\r\x1b[2K${progressLine(p)}`) }
-        : {}),
-    });
-    if (showProgress) io.stderr.write("\n");
-    const written = writeResults(out, result);
-    io.stdout.write(readFileSync(join(out, "summary.txt"), "utf8"));
-    io.stdout.write(`\nresults: ${out}/ (${written.join(", ")})\n`);
-    return EXIT.ok;
-  } catch (error) {
-    if (showProgress) io.stderr.write("\n");
-    if (started) {
-      if (error instanceof RunInterrupted) markRunFailed(out, "interrupted", error.message);
-      else markRunFailed(out, "failed", (error as Error).message);
-    }
-    throw error;
-  } finally {
-    process.removeListener("SIGINT", onSigint);
-  }
 }

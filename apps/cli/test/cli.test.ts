@@ -129,6 +129,33 @@ describe("cclab", () => {
     expect(summary.simulatedUs).toBe(30);
     expect(JSON.parse(readFileSync(join(out, "run.json"), "utf8")).status).toBe("complete");
     expect(c.out).toContain("scenario ok");
+    // Plots of the recorded series, drawn from the saved CSVs.
+    expect(c.out).toContain(`plots: ${out}/plots/`);
+    for (const f of ["flow-throughput.svg", "flow-throughput.png", "fct.png"]) {
+      expect(existsSync(join(out, "plots", f)), f).toBe(true);
+    }
+  });
+
+  it("redraws one figure with cclab plot, and rejects what it cannot plot with exit 2", async () => {
+    const out = join(dir, "plotted");
+    const r = capture();
+    const file = scenarioFile("plotted", { ...VALID, run: { durationUs: 30 } });
+    expect(await main(["run", file, "--out", out, "--no-plots"], r.io)).toBe(EXIT.ok);
+    expect(existsSync(join(out, "plots"))).toBe(false);
+    const p = capture();
+    expect(await main(["plot", out, "--series", "fct"], p.io)).toBe(EXIT.ok);
+    expect(p.out.trim().split("\n")).toEqual(
+      ["fct.svg", "fct.png", "fct.vl.json"].map((f) => join(out, "plots", f)),
+    );
+    const unknown = capture();
+    expect(await main(["plot", out, "--series", "queues"], unknown.io)).toBe(EXIT.badInput);
+    expect(unknown.err).toContain('unknown series "queues"; series: flow-throughput');
+    const missing = capture();
+    expect(await main(["plot", join(dir, "nowhere")], missing.io)).toBe(EXIT.badInput);
+    expect(missing.err).toContain("has no summary.json");
+    const stray = capture();
+    expect(await main(["plot", out, "--seed", "3"], stray.io)).toBe(EXIT.badInput);
+    expect(stray.err).toContain("--seed does not apply to plot");
   });
 
   it("leaves no summary.json when interrupted, and says so in run.json", async () => {

@@ -1,0 +1,99 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { plotRun } from "@cclab/plot";
+import {
+  markRunFailed,
+  prepare,
+  prepareResultDir,
+  RunInterrupted,
+  readScenarioFile,
+  resolveScenario,
+  simulate,
+  writeResults,
+} from "@cclab/sim";
+import { EXIT, type Io, UsageError } from "./errors.js";
+import { progressLine } from "./progress.js";
+
+export interface RunValues {
+  out?: string;
+  seed?: string;
+  set?: string[];
+  quiet?: boolean;
+  "no-plots"?: boolean;
+}
+
+export function parseSeed(text: string | undefined, command: string): number | undefined {
+  if (text === undefined) return undefined;
+  const seed = Number(text);
+  if (!Number.isInteger(seed) || seed < 0 || seed > 2 ** 32 - 1) {
+    throw new UsageError(
+      `cclab ${command}: --seed must be a whole number in 0..4294967295, got "${text}"`,
+    );
+  }
+  return seed;
+}
+
+/** `cclab run` and `cclab validate`. */
+export async function runOrValidate(
+  command: "run" | "validate",
+  positionals: readonly string[],
+  values: RunValues,
+  io: Io,
+): Promise<number> {
+  if (positionals.length !== 1) {
+    throw new UsageError(
+      `cclab ${command}: give exactly one scenario file (see cclab ${command} --help)`,
+    );
+  }
+  const file = positionals[0]!;
+  const seed = parseSeed(values.seed, command);
+  const { document, baseDir } = readScenarioFile(file, {
+    ...(seed === undefined ? {} : { seed }),
+    set: values.set ?? [],
+  });
+  const resolved = await resolveScenario(document);
+  if (command === "validate") {
+    prepare(resolved); // builds the network: buffer, headroom and routing checks
+    io.stdout.write(`ok: ${file} (${resolved.scenario.name})\n`);
+    return EXIT.ok;
+  }
+  const out = values.out ?? join("results", resolved.scenario.name);
+  let started = false;
+  const showProgress = values.quiet !== true && io.stderr.isTTY === true;
+  const controller = new AbortController();
+  const onSigint = () => controller.abort();
+  process.once("SIGINT", onSigint);
+  try {
+    const result = await simulate(resolved, {
+      baseDir,
+      signal: controller.signal,
+      onStart: (scenario) => {
+        prepareResultDir(out, scenario);
+        started = true;
+      },
+      ...(showProgress
+        ? { onProgress: (p) => io.stderr.write(`\r\x1b[2K${progressLine(p)}`) }
+        : {}),
+    });
+    if (showProgress) io.stderr.write("\n");
+    const written = writeResults(out, result);
+    // Plots are drawn from the saved files, exactly as `cclab plot` redraws them.
+    const plots = values["no-plots"] === true ? [] : await plotRun(out);
+    io.stdout.write(readFileSync(join(out, "summary.txt"), "utf8"));
+    io.stdout.write(`\nresults: ${out}/ (${written.join(", ")})\n`);
+    if (plots.length > 0) {
+      const figures = plots.filter((p) => p.endsWith(".png")).map((p) => p.slice(6, -4));
+      io.stdout.write(`plots: ${out}/plots/ (${figures.join(", ")}; SVG, PNG, Vega-Lite JSON)\n`);
+    }
+    return EXIT.ok;
+  } catch (error) {
+    if (showProgress) io.stderr.write("\n");
+    if (started) {
+      if (error instanceof RunInterrupted) markRunFailed(out, "interrupted", error.message);
+      else markRunFailed(out, "failed", (error as Error).message);
+    }
+    throw error;
+  } finally {
+    process.removeListener("SIGINT", onSigint);
+  }
+}

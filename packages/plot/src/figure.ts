@@ -1,0 +1,170 @@
+import type { TopLevelSpec } from "vega-lite";
+import { FIGURE_CONFIG } from "./render.js";
+
+/** One plot: written as `<name>.svg`, `<name>.png` and its Vega-Lite spec `<name>.vl.json`. */
+export interface Figure {
+  readonly name: string;
+  readonly spec: TopLevelSpec;
+}
+
+/** A point of a line: x, y and the series (legend entry) it belongs to. */
+export interface LinePoint {
+  readonly x: number;
+  readonly y: number;
+  readonly series: string;
+}
+
+/** A band (min–max over the members of an aggregated series) at one x. */
+export interface BandPoint {
+  readonly x: number;
+  readonly lo: number;
+  readonly hi: number;
+  readonly series: string;
+}
+
+export interface LineFigureOptions {
+  readonly name: string;
+  readonly title: string;
+  readonly subtitle?: string;
+  readonly xTitle: string;
+  readonly yTitle: string;
+  readonly legendTitle: string;
+  readonly points: readonly LinePoint[];
+  readonly bands?: readonly BandPoint[];
+  /** Binned series are drawn as steps (a bin's value holds over the whole bin). */
+  readonly step?: boolean;
+  readonly xScale?: "linear" | "log";
+  readonly yDomainMin?: number;
+}
+
+export const WIDTH = 640;
+export const HEIGHT = 300;
+
+/**
+ * A line chart with a legend: one line per series, optional min–max bands behind them. The
+ * legend keeps the series in first-appearance order so runs and flows read in a stable order.
+ */
+export function lineFigure(o: LineFigureOptions): Figure {
+  const order = [...new Set(o.points.map((p) => p.series))];
+  const color = { field: "series", type: "nominal", title: o.legendTitle, sort: order } as const;
+  const x = {
+    field: "x",
+    type: "quantitative",
+    title: o.xTitle,
+    scale: o.xScale === "log" ? { type: "log", nice: false } : { zero: false, nice: false },
+  } as const;
+  const line = {
+    data: { values: o.points as LinePoint[] },
+    mark: {
+      type: "line",
+      strokeWidth: 1.6,
+      ...(o.step === true ? { interpolate: "step-after" } : {}),
+    },
+    encoding: {
+      x,
+      y: {
+        field: "y",
+        type: "quantitative",
+        title: o.yTitle,
+        ...(o.yDomainMin === undefined ? {} : { scale: { domainMin: o.yDomainMin } }),
+      },
+      color,
+    },
+  } as const;
+  const layers =
+    o.bands === undefined || o.bands.length === 0
+      ? [line]
+      : [
+          {
+            data: { values: o.bands as BandPoint[] },
+            mark: {
+              type: "area",
+              opacity: 0.18,
+              ...(o.step === true ? { interpolate: "step-after" } : {}),
+            },
+            encoding: {
+              x,
+              y: { field: "lo", type: "quantitative" },
+              y2: { field: "hi" },
+              color,
+            },
+          } as const,
+          line,
+        ];
+  return {
+    name: o.name,
+    spec: {
+      $schema: "https://vega.github.io/schema/vega-lite/v6.json",
+      title: o.subtitle === undefined ? o.title : { text: o.title, subtitle: o.subtitle },
+      width: WIDTH,
+      height: HEIGHT,
+      config: FIGURE_CONFIG,
+      layer: layers,
+    } as TopLevelSpec,
+  };
+}
+
+/** The unit a time axis is drawn in: µs for short runs, ms or s for long ones. */
+export interface TimeAxis {
+  readonly unit: "µs" | "ms" | "s";
+  readonly fromUs: (us: number) => number;
+}
+
+export function timeAxisFor(maxUs: number): TimeAxis {
+  if (maxUs >= 2e6) return { unit: "s", fromUs: (us) => us / 1e6 };
+  if (maxUs >= 2e4) return { unit: "ms", fromUs: (us) => us / 1e3 };
+  return { unit: "µs", fromUs: (us) => us };
+}
+
+/**
+ * Members grouped into one aggregated series when a figure would have more lines than a reader
+ * can tell apart.
+ */
+export const MAX_LINES = 12;
+
+/**
+ * Lines of (x, y) samples keyed by member: one line per member when there are at most
+ * {@link MAX_LINES}, else one mean line per aggregate key with a min–max band.
+ */
+export function linesOrAggregate(
+  samples: readonly { x: number; y: number; member: string; aggregate: string }[],
+  describe: (aggregate: string, members: number) => string,
+): { points: LinePoint[]; bands: BandPoint[]; aggregated: boolean } {
+  const members = new Set(samples.map((s) => s.member));
+  if (members.size <= MAX_LINES) {
+    return {
+      points: samples.map((s) => ({ x: s.x, y: s.y, series: s.member })),
+      bands: [],
+      aggregated: false,
+    };
+  }
+  const membersOf = new Map<string, Set<string>>();
+  const cells = new Map<
+    string,
+    { x: number; key: string; sum: number; n: number; lo: number; hi: number }
+  >();
+  for (const s of samples) {
+    const set = membersOf.get(s.aggregate);
+    if (set === undefined) membersOf.set(s.aggregate, new Set([s.member]));
+    else set.add(s.member);
+    const id = `${s.aggregate}\u0000${s.x}`;
+    const cell = cells.get(id);
+    if (cell === undefined) {
+      cells.set(id, { x: s.x, key: s.aggregate, sum: s.y, n: 1, lo: s.y, hi: s.y });
+    } else {
+      cell.sum += s.y;
+      cell.n++;
+      if (s.y < cell.lo) cell.lo = s.y;
+      if (s.y > cell.hi) cell.hi = s.y;
+    }
+  }
+  const label = new Map([...membersOf].map(([k, set]) => [k, describe(k, set.size)]));
+  const points: LinePoint[] = [];
+  const bands: BandPoint[] = [];
+  for (const c of cells.values()) {
+    const series = label.get(c.key)!;
+    points.push({ x: c.x, y: c.sum / c.n, series });
+    bands.push({ x: c.x, lo: c.lo, hi: c.hi, series });
+  }
+  return { points, bands, aggregated: true };
+}

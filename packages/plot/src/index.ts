@@ -1,0 +1,19 @@
+export { parseTable, readTable, type Table } from "./csv.js";
+export {
+  type BandPoint,
+  type Figure,
+  type LineFigureOptions,
+  type LinePoint,
+  lineFigure,
+  MAX_LINES,
+  timeAxisFor,
+} from "./figure.js";
+export { type PlotRunOptions, plotRun, writeFigures } from "./plot-run.js";
+export { FONT_FAMILY, renderSvg, svgToPng } from "./render.js";
+export {
+  cdfPoints,
+  RUN_FIGURES,
+  type RunFigureName,
+  runFigures,
+  variableTitle,
+} from "./run-figures.js";

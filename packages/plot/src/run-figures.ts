@@ -1,0 +1,364 @@
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { column, readTable, type Table } from "./csv.js";
+import {
+  type Figure,
+  type LinePoint,
+  lineFigure,
+  linesOrAggregate,
+  MAX_LINES,
+  timeAxisFor,
+} from "./figure.js";
+
+/** The figures a run can have, by name (the file names under `plots/`). */
+export const RUN_FIGURES = [
+  "flow-throughput",
+  "host-throughput",
+  "port-occupancy",
+  "flow-control",
+  "cc",
+  "fct",
+] as const;
+export type RunFigureName = (typeof RUN_FIGURES)[number];
+
+/** What a run directory says about itself, for titles. */
+interface RunContext {
+  readonly dir: string;
+  readonly name: string;
+  /** Flow id → traffic group, from summary.json's flow table (empty without one). */
+  readonly groupOfFlow: ReadonlyMap<string, string>;
+}
+
+function runContext(dir: string): RunContext {
+  const summaryPath = join(dir, "summary.json");
+  if (!existsSync(summaryPath)) {
+    throw new Error(
+      `${dir}: no summary.json (not a finished cclab run; an interrupted run leaves none)`,
+    );
+  }
+  const summary = JSON.parse(readFileSync(summaryPath, "utf8")) as {
+    scenario: string;
+    flows?: { id: number; group: string }[];
+  };
+  return {
+    dir,
+    name: summary.scenario,
+    groupOfFlow: new Map((summary.flows ?? []).map((f) => [String(f.id), f.group])),
+  };
+}
+
+/** Vega-Lite specs of a finished run's figures (only those whose data the run recorded). */
+export function runFigures(dir: string, only?: readonly RunFigureName[]): Figure[] {
+  const ctx = runContext(dir);
+  const want = (name: RunFigureName) => only === undefined || only.includes(name);
+  const figures: Figure[] = [];
+  const table = (file: string) => readTable(join(dir, file));
+  const source = (file: string) => join(dir, file);
+
+  const flows = want("flow-throughput") ? table("flow-throughput.csv") : undefined;
+  if (flows !== undefined && flows.rows.length > 0) {
+    figures.push(flowThroughput(ctx, flows, source("flow-throughput.csv")));
+  }
+  const hosts = want("host-throughput") ? table("host-throughput.csv") : undefined;
+  if (hosts !== undefined && hosts.rows.length > 0) {
+    figures.push(hostThroughput(ctx, hosts, source("host-throughput.csv")));
+  }
+  const occupancy = want("port-occupancy") ? table("port-occupancy.csv") : undefined;
+  if (occupancy !== undefined && occupancy.rows.length > 0) {
+    figures.push(portOccupancy(ctx, occupancy, source("port-occupancy.csv")));
+  }
+  const blocked = want("flow-control") ? table("flow-control.csv") : undefined;
+  if (blocked !== undefined && blocked.rows.length > 0) {
+    figures.push(flowControl(ctx, blocked, source("flow-control.csv")));
+  }
+  const cc = want("cc") ? table("cc-flows.csv") : undefined;
+  if (cc !== undefined && cc.rows.length > 0) {
+    figures.push(...ccFigures(ctx, cc, source("cc-flows.csv")));
+  }
+  const messages = want("fct") ? table("messages.csv") : undefined;
+  if (messages !== undefined && messages.rows.length > 0) {
+    figures.push(fctFigure(ctx, messages, source("messages.csv")));
+  }
+  return figures;
+}
+
+/** Reads columns by name as numbers or strings, naming the file when one is missing. */
+function reader(t: Table, file: string) {
+  return {
+    num: (name: string) => {
+      const i = column(t, name, file);
+      return (row: readonly string[]) => Number(row[i]);
+    },
+    str: (name: string) => {
+      const i = column(t, name, file);
+      return (row: readonly string[]) => row[i]!;
+    },
+  };
+}
+
+function maxOf(values: Iterable<number>): number {
+  let m = 0;
+  for (const v of values) if (v > m) m = v;
+  return m;
+}
+
+function flowThroughput(ctx: RunContext, t: Table, file: string): Figure {
+  const r = reader(t, file);
+  const [time, src, dst, group, gbps] = [
+    r.num("bin_start_us"),
+    r.str("src"),
+    r.str("dst"),
+    r.str("group"),
+    r.num("gbps"),
+  ];
+  const axis = timeAxisFor(maxOf(t.rows.map(time)));
+  const { points, bands, aggregated } = linesOrAggregate(
+    t.rows.map((row) => ({
+      x: axis.fromUs(time(row)),
+      y: gbps(row),
+      member: `${src(row)}→${dst(row)} (${group(row)})`,
+      aggregate: group(row),
+    })),
+    (g, n) => `${g}: mean of ${n} flows`,
+  );
+  return lineFigure({
+    name: "flow-throughput",
+    title: `${ctx.name}: throughput per flow`,
+    ...(aggregated ? { subtitle: "shaded: min–max over the group's flows" } : {}),
+    xTitle: `time (${axis.unit})`,
+    yTitle: "payload throughput (Gb/s)",
+    legendTitle: aggregated ? "traffic group" : "flow (group)",
+    points,
+    bands,
+    step: true,
+    yDomainMin: 0,
+  });
+}
+
+function hostThroughput(ctx: RunContext, t: Table, file: string): Figure {
+  const r = reader(t, file);
+  const [time, host, group, gbps] = [
+    r.num("bin_start_us"),
+    r.str("host"),
+    r.str("group"),
+    r.num("gbps"),
+  ];
+  const axis = timeAxisFor(maxOf(t.rows.map(time)));
+  const { points, bands, aggregated } = linesOrAggregate(
+    t.rows.map((row) => ({
+      x: axis.fromUs(time(row)),
+      y: gbps(row),
+      member: `${host(row)} (${group(row)})`,
+      aggregate: group(row),
+    })),
+    (g, n) => `${g}: mean of ${n} hosts`,
+  );
+  return lineFigure({
+    name: "host-throughput",
+    title: `${ctx.name}: receive throughput per host`,
+    ...(aggregated ? { subtitle: "shaded: min–max over the hosts receiving the group" } : {}),
+    xTitle: `time (${axis.unit})`,
+    yTitle: "received payload (Gb/s)",
+    legendTitle: aggregated ? "traffic group" : "host (group)",
+    points,
+    bands,
+    step: true,
+    yDomainMin: 0,
+  });
+}
+
+/**
+ * The ports with the highest peak of `value`, at most {@link MAX_LINES}: in a fabric of
+ * hundreds of ports the congested ones are what a reader looks for.
+ */
+function busiestPorts(
+  t: Table,
+  key: (row: readonly string[]) => string,
+  value: (row: readonly string[]) => number,
+): { keep: Set<string>; total: number } {
+  const peak = new Map<string, number>();
+  for (const row of t.rows) {
+    const k = key(row);
+    const v = value(row);
+    if (v > (peak.get(k) ?? -1)) peak.set(k, v);
+  }
+  const ranked = [...peak]
+    .filter(([, v]) => v > 0)
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+  return { keep: new Set(ranked.slice(0, MAX_LINES).map(([k]) => k)), total: ranked.length };
+}
+
+function portFigure(
+  ctx: RunContext,
+  t: Table,
+  file: string,
+  o: {
+    name: string;
+    deviceColumn: string;
+    valueColumn: string;
+    scale: number;
+    title: string;
+    yTitle: string;
+    what: string;
+  },
+): Figure {
+  const r = reader(t, file);
+  const [time, device, port, vl, raw] = [
+    r.num("bin_start_us"),
+    r.str(o.deviceColumn),
+    r.str("port"),
+    r.str("vl"),
+    r.num(o.valueColumn),
+  ];
+  const key = (row: readonly string[]) => `${device(row)} port ${port(row)} VL ${vl(row)}`;
+  const { keep, total } = busiestPorts(t, key, raw);
+  const axis = timeAxisFor(maxOf(t.rows.map(time)));
+  const points: LinePoint[] = [];
+  for (const row of t.rows) {
+    const k = key(row);
+    if (keep.has(k)) points.push({ x: axis.fromUs(time(row)), y: raw(row) * o.scale, series: k });
+  }
+  return lineFigure({
+    name: o.name,
+    title: `${ctx.name}: ${o.title}`,
+    subtitle:
+      total > keep.size
+        ? `the ${keep.size} ports with the highest peak, of ${total} ${o.what}`
+        : `every port ${o.what}`,
+    xTitle: `time (${axis.unit})`,
+    yTitle: o.yTitle,
+    legendTitle: "switch port and VL",
+    points,
+    step: true,
+    yDomainMin: 0,
+  });
+}
+
+function portOccupancy(ctx: RunContext, t: Table, file: string): Figure {
+  return portFigure(ctx, t, file, {
+    name: "port-occupancy",
+    deviceColumn: "switch",
+    valueColumn: "mean_input_bytes",
+    scale: 1 / 1024,
+    title: "input buffer occupancy",
+    yTitle: "mean occupancy per bin (KiB)",
+    what: "that held packets",
+  });
+}
+
+function flowControl(ctx: RunContext, t: Table, file: string): Figure {
+  return portFigure(ctx, t, file, {
+    name: "flow-control",
+    deviceColumn: "device",
+    valueColumn: "blocked_fraction",
+    scale: 100,
+    title: "time blocked by flow control",
+    yTitle: "paused or out of credits (% of bin)",
+    what: "that were blocked",
+  });
+}
+
+/** `rateGbps` → `rate (Gb/s)`: CC variables carry their unit in their name. */
+export function variableTitle(variable: string): string {
+  const units: [string, string][] = [
+    ["Gbps", "Gb/s"],
+    ["Mbps", "Mb/s"],
+    ["Us", "µs"],
+    ["Ns", "ns"],
+    ["Ps", "ps"],
+    ["Bytes", "B"],
+  ];
+  for (const [suffix, unit] of units) {
+    if (variable.endsWith(suffix) && variable.length > suffix.length) {
+      return `${variable.slice(0, -suffix.length)} (${unit})`;
+    }
+  }
+  return variable === "ccti" ? "CCTI (index into the CCT)" : variable;
+}
+
+function ccFigures(ctx: RunContext, t: Table, file: string): Figure[] {
+  const r = reader(t, file);
+  const [time, flow, src, dst, variable, value] = [
+    r.num("time_us"),
+    r.str("flow"),
+    r.str("src"),
+    r.str("dst"),
+    r.str("variable"),
+    r.num("value"),
+  ];
+  const axis = timeAxisFor(maxOf(t.rows.map(time)));
+  const variables = [...new Set(t.rows.map(variable))];
+  return variables.map((v) => {
+    const rows = t.rows.filter((row) => variable(row) === v);
+    const { points, bands, aggregated } = linesOrAggregate(
+      rows.map((row) => {
+        const g = ctx.groupOfFlow.get(flow(row));
+        return {
+          x: axis.fromUs(time(row)),
+          y: value(row),
+          member: `${src(row)}→${dst(row)}${g === undefined ? "" : ` (${g})`}`,
+          aggregate: g ?? "all flows",
+        };
+      }),
+      (g, n) => `${g}: mean of ${n} flows`,
+    );
+    return lineFigure({
+      name: `cc-${v}`,
+      title: `${ctx.name}: CC state per flow, ${variableTitle(v)}`,
+      ...(aggregated ? { subtitle: "shaded: min–max over the flows" } : {}),
+      xTitle: `time (${axis.unit})`,
+      yTitle: variableTitle(v),
+      legendTitle: aggregated ? "traffic group" : "flow (group)",
+      points,
+      bands,
+      step: true,
+      yDomainMin: 0,
+    });
+  });
+}
+
+/** At most this many points per CDF: quantiles of the sorted sample, exact at both ends. */
+const CDF_POINTS = 400;
+
+/** Empirical CDF points (value, fraction ≤ value) of a sample, thinned to {@link CDF_POINTS}. */
+export function cdfPoints(values: number[], series: string): LinePoint[] {
+  const sorted = Float64Array.from(values).sort();
+  const n = sorted.length;
+  const points: LinePoint[] = [];
+  const step = Math.max(1, Math.floor(n / CDF_POINTS));
+  for (let i = 0; i < n; i += step) points.push({ x: sorted[i]!, y: (i + 1) / n, series });
+  if (n > 0 && points[points.length - 1]!.y !== 1) {
+    points.push({ x: sorted[n - 1]!, y: 1, series });
+  }
+  return points;
+}
+
+function fctFigure(ctx: RunContext, t: Table, file: string): Figure {
+  const r = reader(t, file);
+  const [flow, fct] = [r.str("flow"), r.num("fct_us")];
+  const byGroup = new Map<string, number[]>();
+  for (const row of t.rows) {
+    const g = ctx.groupOfFlow.get(flow(row)) ?? "all messages";
+    const list = byGroup.get(g);
+    if (list === undefined) byGroup.set(g, [fct(row)]);
+    else list.push(fct(row));
+  }
+  const points = [...byGroup].flatMap(([g, values]) =>
+    cdfPoints(values, `${g} (${values.length} messages)`),
+  );
+  const positive = points.map((p) => p.x).filter((x) => x > 0);
+  const least = positive.reduce((m, x) => (x < m ? x : m), Number.POSITIVE_INFINITY);
+  // A log axis when completion times span more than two decades (incast tails, CC runs).
+  const spread = positive.length === 0 ? 1 : maxOf(positive) / least;
+  return lineFigure({
+    name: "fct",
+    title: `${ctx.name}: message completion time distribution`,
+    subtitle: "completion time from message creation to its last byte delivered",
+    xTitle: "completion time (µs)",
+    yTitle: "fraction of messages ≤ x",
+    legendTitle: "traffic group",
+    points,
+    xScale: spread > 100 ? "log" : "linear",
+    yDomainMin: 0,
+  });
+}
