@@ -8,6 +8,7 @@ export {
   MAX_LINES,
   timeAxisFor,
 } from "./figure.js";
+export { type HeatCell, type HeatmapOptions, heatmapFigure } from "./heatmap.js";
 export { type PlotRunOptions, plotRun, writeFigures } from "./plot-run.js";
 export { FONT_FAMILY, renderSvg, svgToPng } from "./render.js";
 export {

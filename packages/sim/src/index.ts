@@ -1,7 +1,13 @@
 export { TRAFFIC_PATTERNS } from "@cclab/traffic";
 export { type ParamDoc, paramDocs } from "./param-docs.js";
 export { type CcPlugin, ccPlugins, loadPluginModules, registerCcPlugin } from "./plugins.js";
-export { markRunFailed, prepareResultDir, writeResults } from "./results.js";
+export {
+  markRunFailed,
+  prepareResultDir,
+  resultFiles,
+  writeResultFiles,
+  writeResults,
+} from "./results.js";
 export { formatIssues, ScenarioError, type ScenarioIssue } from "./scenario/issues.js";
 export {
   applyOverrides,

@@ -22,28 +22,51 @@ export function markRunFailed(dir: string, status: "failed" | "interrupted", rea
 }
 
 /**
- * Writes a finished run (DESIGN.md, "Results"): `scenario.resolved.json`, the CSV series,
- * `summary.txt`, `run.json` (wall-clock facts) and, last and atomically, `summary.json`.
+ * The files of a finished run, in the order they are written, `summary.json` last
+ * (DESIGN.md, "Results"): `scenario.resolved.json`, the CSV series, `summary.txt`, `run.json`
+ * (wall-clock facts) and `summary.json`. Sweep workers send these to the coordinator.
  */
-export function writeResults(dir: string, result: SimulationResult): string[] {
+export function resultFiles(result: SimulationResult): [name: string, text: string][] {
+  return [
+    ["scenario.resolved.json", json(result.scenario)],
+    ...result.files,
+    ["summary.txt", textSummary(result.summary, result.run)],
+    [
+      "run.json",
+      json({ status: "complete", ...result.run } satisfies RunInfo & { status: string }),
+    ],
+    ["summary.json", json(result.summary)],
+  ];
+}
+
+/**
+ * Writes a run's files ({@link resultFiles}) into `dir`; `summary.json` last and atomically,
+ * so a directory with a summary is always complete. Returns the names written.
+ */
+export function writeResultFiles(
+  dir: string,
+  files: readonly (readonly [string, string])[],
+): string[] {
   mkdirSync(dir, { recursive: true });
   const written: string[] = [];
-  const put = (name: string, text: string) => {
+  for (const [name, text] of files) {
+    if (name === "summary.json") continue;
     writeFileSync(join(dir, name), text);
     written.push(name);
-  };
-  put("scenario.resolved.json", json(result.scenario));
-  for (const [name, text] of result.files) put(name, text);
-  put("summary.txt", textSummary(result.summary, result.run));
-  put(
-    "run.json",
-    json({ status: "complete", ...result.run } satisfies RunInfo & { status: string }),
-  );
-  const tmp = join(dir, `.summary.json.${process.pid}.tmp`);
-  writeFileSync(tmp, json(result.summary));
-  renameSync(tmp, join(dir, "summary.json"));
-  written.push("summary.json");
+  }
+  const summary = files.find(([name]) => name === "summary.json");
+  if (summary !== undefined) {
+    const tmp = join(dir, `.summary.json.${process.pid}.tmp`);
+    writeFileSync(tmp, summary[1]);
+    renameSync(tmp, join(dir, "summary.json"));
+    written.push("summary.json");
+  }
   return written;
+}
+
+/** Writes a finished run into `dir` (see {@link resultFiles}); returns the names written. */
+export function writeResults(dir: string, result: SimulationResult): string[] {
+  return writeResultFiles(dir, resultFiles(result));
 }
 
 function json(value: unknown): string {
