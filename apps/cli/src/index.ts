@@ -1,2 +1,2 @@
 export { EXIT, type Io, main } from "./main.js";
-export { progressLine } from "./progress.js";
+export { progressLine, sweepProgressLine } from "./progress.js";

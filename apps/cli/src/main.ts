@@ -5,6 +5,7 @@ import { EXIT, type Io, UsageError } from "./errors.js";
 import { LIST_SECTIONS, type ListSection, listText } from "./list.js";
 import { plot } from "./plot.js";
 import { runOrValidate } from "./run.js";
+import { sweep, worker } from "./sweep.js";
 
 export { EXIT, type Io } from "./errors.js";
 
@@ -14,11 +15,14 @@ Usage:
   cclab run <scenario.yaml> [--out DIR] [--seed N] [--set path=value ...] [--quiet] [--no-plots]
   cclab validate <scenario.yaml> [--seed N] [--set path=value ...]
   cclab plot <result-dir> [--series NAME ...]
+  cclab sweep <sweep.yaml> [--out DIR] [--threads N | --redis URL [--queue NAME]] [--quiet]
+  cclab worker --redis URL [--queue NAME] [--threads N]
   cclab list [topologies|traffic|plugins]
   cclab --help | <command> --help
   cclab --version
 
-Exit codes: 0 ok, 1 the run failed (an invariant broke; the message says which),
+Exit codes: 0 ok, 1 the run failed (an invariant broke; the message says which) or a
+sweep point failed,
 2 bad input (the scenario's errors are listed, one per line), 130 interrupted.
 `;
 
@@ -60,6 +64,53 @@ Figures, each drawn when the run recorded its data (metrics.series):
 Options:
   --series NAME      only this figure (repeatable); without it every figure is redrawn and
                      stale ones are removed
+`,
+  sweep: `cclab sweep <sweep.yaml> [options]
+
+Runs every point of a sweep: a base scenario with fields set on every point, axes of values
+(every combination is a point) and seeds (repetitions). Example:
+
+  name: paper3-timer-marking
+  base: parking-lot-cc.yaml              # relative to the sweep file
+  set: { run.durationUs: 100000 }        # on every point (paths as in --set)
+  axes:
+    cc.hosts[0].params.cctiTimerUs: { from: 50, to: 800, factor: 2 }   # geometric
+    cc.switch.params.markingRate: [0, 1, 3, 10, 15]                     # a list
+    # or { from: 0, to: 20, step: 5 }: arithmetic, both ends included
+  seeds: [1, 2]                          # or { count: 3, from: 1 }; default: the base's seed
+  columns: [flows.0.meanGbps]            # extra summary.json paths for the table
+  plot: { metrics: [groups.victim.meanGbps] }   # default: every group's meanGbps, total Gb/s
+  keepSeries: false                      # true keeps each point's CSV series
+
+Every point is checked before any runs (a sweep none of whose points is valid is rejected).
+Writes to DIR: sweep.resolved.json, points/<id>/ (point.json, scenario.resolved.json,
+summary.json, …; error.txt for a failed point), sweep.csv (one row per point in sweep order:
+axes, seed, status, summary figures, error) and plots/ (a line over one axis, heat maps over
+two, one heat map per value of a third; mean over seeds). A point that fails is reported and
+the others go on (exit 1 at the end). Rerunning the same command resumes: points whose
+scenario is unchanged and finished are not run again.
+
+Options:
+  --out DIR          output directory (default: results/<sweep name>)
+  --threads N        worker threads on this machine (default: every core)
+  --redis URL        queue the points in Redis (redis://host:6379) for cclab worker processes
+                     on any machines, and collect their results here; trace files named by
+                     the scenario must be readable at the same path on the workers
+  --queue NAME       the Redis queue (default: cclab-sweeps)
+  --quiet            no progress (a line per point when stderr is not a terminal)
+`,
+  worker: `cclab worker --redis URL [options]
+
+Runs sweep points queued by cclab sweep --redis until interrupted (Ctrl-C, SIGTERM), each on
+its own thread, and stores the results in Redis for the sweep to collect. A worker that
+dies mid-point loses its lock; another worker takes the point again after the lock lapses
+(once; a point that kills two workers fails).
+
+Options:
+  --queue NAME               the Redis queue (default: cclab-sweeps)
+  --threads N                points run at once (default: every core)
+  --lock-duration-ms N       how long a point's lock lasts without renewal (default 30000)
+  --stalled-interval-ms N    how often to look for points of dead workers (default 30000)
 `,
   list: `cclab list [topologies|traffic|plugins]
 
@@ -114,6 +165,8 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
   try {
     if (command === "list") return list(positionals, io);
     if (command === "plot") return await plot(positionals, values, io);
+    if (command === "sweep") return await sweep(positionals, values, io);
+    if (command === "worker") return await worker(positionals, values, io);
     return await runOrValidate(command as "run" | "validate", positionals, values, io);
   } catch (error) {
     if (error instanceof UsageError) {
@@ -122,7 +175,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     }
     if (error instanceof ScenarioError) {
       io.stderr.write(
-        `cclab ${command}: the scenario is not valid:\n${indent(formatIssues(error.issues))}\n`,
+        `cclab ${command}: the ${command === "sweep" ? "sweep" : "scenario"} is not valid:\n${indent(formatIssues(error.issues))}\n`,
       );
       return EXIT.badInput;
     }
@@ -149,6 +202,11 @@ const OPTIONS = {
   quiet: { type: "boolean" },
   "no-plots": { type: "boolean" },
   series: { type: "string", multiple: true },
+  threads: { type: "string" },
+  redis: { type: "string" },
+  queue: { type: "string" },
+  "lock-duration-ms": { type: "string" },
+  "stalled-interval-ms": { type: "string" },
   help: { type: "boolean", short: "h" },
 } as const;
 
@@ -159,6 +217,8 @@ const COMMAND_OPTIONS: Record<Command, readonly string[]> = {
   run: ["out", "seed", "set", "quiet", "no-plots"],
   validate: ["seed", "set"],
   plot: ["series"],
+  sweep: ["out", "threads", "redis", "queue", "quiet"],
+  worker: ["redis", "queue", "threads", "lock-duration-ms", "stalled-interval-ms"],
   list: [],
 };
 

@@ -1,9 +1,11 @@
+import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { stringify } from "yaml";
 import { MALFORMED, VALID } from "../../../packages/sim/test/malformed-cases.js";
+import { testBundles } from "../../../packages/sweep/test/bundles.js";
 import { EXIT, main } from "../src/index.js";
 
 function capture() {
@@ -168,5 +170,81 @@ describe("cclab", () => {
     expect(existsSync(join(out, "summary.json"))).toBe(false);
     expect(JSON.parse(readFileSync(join(out, "run.json"), "utf8")).status).toBe("interrupted");
     expect(c.err).toContain("interrupted");
+  });
+});
+
+describe("cclab sweep and cclab worker", () => {
+  // Sweeps run points on worker threads, which load a built worker: these tests run the
+  // bundled command in a child process.
+  let cli: string;
+  beforeAll(async () => {
+    cli = (await testBundles()).cli;
+  }, 60_000);
+  const cclab = (...args: string[]) =>
+    spawnSync(process.execPath, [cli, ...args], { encoding: "utf8", timeout: 120_000 });
+  const sweepDir = mkdtempSync(join(tmpdir(), "cclab-cli-sweep-"));
+  writeFileSync(join(sweepDir, "base.yaml"), stringify(VALID));
+  const sweepFile = (name: string, sweep: Record<string, unknown>) => {
+    const file = join(sweepDir, `${name}.yaml`);
+    writeFileSync(file, stringify({ name, base: "base.yaml", ...sweep }));
+    return file;
+  };
+
+  it("runs a sweep on the cores, then resumes it", () => {
+    const file = sweepFile("four", { axes: { "traffic[0].loadFraction": [0.2, 0.4, 0.6, 0.8] } });
+    const out = join(sweepDir, "four");
+    const first = cclab("sweep", file, "--out", out, "--threads", "2");
+    expect(first.stderr).toContain("4/4");
+    expect(first.status).toBe(EXIT.ok);
+    expect(first.stdout).toContain("4 points: 4 run, 0 finished earlier, 0 failed");
+    expect(first.stdout).toContain(`table: ${join(out, "sweep.csv")}`);
+    expect(first.stdout).toContain("plots:");
+    const again = cclab("sweep", file, "--out", out, "--quiet");
+    expect(again.status).toBe(EXIT.ok);
+    expect(again.stdout).toContain("4 points: 0 run, 4 finished earlier");
+    expect(again.stderr).toBe("");
+  });
+
+  it("exits 1 after the other points when a point fails", () => {
+    const file = sweepFile("bad-point", { axes: { "traffic[0].loadFraction": [0.5, -1] } });
+    const r = cclab("sweep", file, "--out", join(sweepDir, "bad-point"), "--quiet");
+    expect(r.status).toBe(EXIT.runFailed);
+    expect(r.stdout).toContain("1 run");
+    expect(r.stdout).toMatch(/p2 failed: invalid scenario: traffic\[0\]\.loadFraction/);
+    expect(r.stderr).toContain("1 of 2 points failed");
+  });
+
+  it.each([
+    ["an invalid sweep file", ["sweep", "SWEEP:bad-key"], "the sweep is not valid"],
+    [
+      "--threads 0",
+      ["sweep", "SWEEP:four", "--threads", "0"],
+      "--threads must be a whole number ≥ 1",
+    ],
+    [
+      "--threads with --redis",
+      ["sweep", "SWEEP:four", "--threads", "2", "--redis", "redis://127.0.0.1:1"],
+      "with --redis the workers' --threads do",
+    ],
+    [
+      "a Redis URL that is not one",
+      ["sweep", "SWEEP:four", "--redis", "http://x"],
+      "--redis must start with redis://",
+    ],
+    ["a worker without --redis", ["worker"], "give --redis URL"],
+    [
+      "a worker with a bad lock",
+      ["worker", "--redis", "redis://127.0.0.1:1", "--lock-duration-ms", "0"],
+      "--lock-duration-ms must be a whole number",
+    ],
+  ])("exits 2 on %s, without a stack trace", (_what, args, says) => {
+    sweepFile("bad-key", { axes: { x: [1] }, axis: {} });
+    sweepFile("four", { axes: { "traffic[0].loadFraction": [0.2, 0.4, 0.6, 0.8] } });
+    const r = cclab(
+      ...args.map((a) => (a.startsWith("SWEEP:") ? join(sweepDir, `${a.slice(6)}.yaml`) : a)),
+    );
+    expect(r.status).toBe(EXIT.badInput);
+    expect(r.stderr).toContain(says);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
   });
 });

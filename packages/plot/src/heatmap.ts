@@ -47,7 +47,13 @@ export function heatmapFigure(o: HeatmapOptions): Figure {
     height: { step: 34 },
     data: { values: data },
     encoding: {
-      x: { field: "x", type: "ordinal", title: o.xTitle, sort: [...o.xOrder], axis: { labelAngle: 0 } },
+      x: {
+        field: "x",
+        type: "ordinal",
+        title: o.xTitle,
+        sort: [...o.xOrder],
+        axis: { labelAngle: 0 },
+      },
       y: { field: "y", type: "ordinal", title: o.yTitle, sort: [...o.yOrder].reverse() },
     },
     layer: [
@@ -60,7 +66,8 @@ export function heatmapFigure(o: HeatmapOptions): Figure {
             type: "quantitative",
             title: o.colorTitle,
             scale: { scheme: "viridis" },
-            legend: { titleLimit: 320 },
+            // The colour bar as tall as the map (at least 120 px to stay readable).
+            legend: { titleLimit: 320, gradientLength: Math.max(120, 34 * o.yOrder.length) },
           },
         },
       },

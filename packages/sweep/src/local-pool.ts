@@ -53,23 +53,27 @@ export async function runOnThreads(
   if (tasks.length === 0) return;
   const threads = Math.max(1, Math.min(options.threads ?? defaultThreads(), tasks.length));
   const pool = pointPool(threads, options.workerFile);
+  // One listener for the whole pool (one per task would be hundreds on a large sweep).
+  const signal = options.signal;
+  const abort = () => void pool.destroy();
+  const aborted = () => signal?.aborted === true;
+  signal?.addEventListener("abort", abort, { once: true });
   try {
     await Promise.all(
       tasks.map(async (task) => {
+        if (aborted()) throw signal!.reason;
         let outcome: PointOutcome;
         try {
-          outcome = (await pool.run(
-            task,
-            options.signal === undefined ? {} : { signal: options.signal },
-          )) as PointOutcome;
+          outcome = (await pool.run(task)) as PointOutcome;
         } catch (error) {
-          if (options.signal?.aborted === true) throw options.signal.reason;
+          if (aborted()) throw signal!.reason;
           outcome = crashOutcome(error);
         }
         await sink(task, outcome);
       }),
     );
   } finally {
+    signal?.removeEventListener("abort", abort);
     await pool.destroy();
   }
 }
