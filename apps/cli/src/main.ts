@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { formatIssues, RunFailure, RunInterrupted, ScenarioError } from "@cclab/sim";
+import { compare } from "./compare.js";
 import { EXIT, type Io, UsageError } from "./errors.js";
 import { LIST_SECTIONS, type ListSection, listText } from "./list.js";
 import { plot } from "./plot.js";
@@ -15,6 +16,7 @@ Usage:
   cclab run <scenario.yaml> [--out DIR] [--seed N] [--set path=value ...] [--quiet] [--no-plots]
   cclab validate <scenario.yaml> [--seed N] [--set path=value ...]
   cclab plot <result-dir> [--series NAME ...]
+  cclab compare <result-dir> <result-dir> ... [--out DIR]
   cclab sweep <sweep.yaml> [--out DIR] [--threads N | --redis URL [--queue NAME]] [--quiet]
   cclab worker --redis URL [--queue NAME] [--threads N]
   cclab list [topologies|traffic|plugins]
@@ -64,6 +66,20 @@ Figures, each drawn when the run recorded its data (metrics.series):
 Options:
   --series NAME      only this figure (repeatable); without it every figure is redrawn and
                      stale ones are removed
+`,
+  compare: `cclab compare <result-dir> <result-dir> ... [--out DIR]
+
+Compares finished runs, e.g. one scenario without CC and with each scheme. Prints a table with
+a column per run: total Gb/s in the measurement window; per traffic group the mean Gb/s per
+flow, Jain's fairness index and Paper III's treatment variation Var (variance over bins of the
+spread between the group's fastest and slowest flow while all are active; from
+flow-throughput.csv); packet latency p50/p99 (ns); message completion time p50/p99 (µs) and
+slowdown p99; FECN, BECN and CE marks; pause frames; drops. Writes compare.csv, compare.txt
+and plots/ overlaying the runs: each group's mean flow throughput over time and the message
+completion time CDFs. Runs are labelled by directory name.
+
+Options:
+  --out DIR          output directory (default: results/compare)
 `,
   sweep: `cclab sweep <sweep.yaml> [options]
 
@@ -165,6 +181,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
   try {
     if (command === "list") return list(positionals, io);
     if (command === "plot") return await plot(positionals, values, io);
+    if (command === "compare") return await compare(positionals, values, io);
     if (command === "sweep") return await sweep(positionals, values, io);
     if (command === "worker") return await worker(positionals, values, io);
     return await runOrValidate(command as "run" | "validate", positionals, values, io);
@@ -217,6 +234,7 @@ const COMMAND_OPTIONS: Record<Command, readonly string[]> = {
   run: ["out", "seed", "set", "quiet", "no-plots"],
   validate: ["seed", "set"],
   plot: ["series"],
+  compare: ["out"],
   sweep: ["out", "threads", "redis", "queue", "quiet"],
   worker: ["redis", "queue", "threads", "lock-duration-ms", "stalled-interval-ms"],
   list: [],

@@ -160,6 +160,33 @@ describe("cclab", () => {
     expect(stray.err).toContain("--seed does not apply to plot");
   });
 
+  it("compares runs in one table and overlaid plots, and exits 2 on a directory that is no run", async () => {
+    const file = scenarioFile("cmp", { ...VALID, run: { durationUs: 30 } });
+    const low = join(dir, "low");
+    const high = join(dir, "high");
+    expect(await main(["run", file, "--out", low, "--no-plots"], capture().io)).toBe(EXIT.ok);
+    const set = ["--set", "traffic[0].loadFraction=0.9"];
+    expect(await main(["run", file, "--out", high, "--no-plots", ...set], capture().io)).toBe(
+      EXIT.ok,
+    );
+    const c = capture();
+    const out = join(dir, "cmp-out");
+    expect(await main(["compare", low, high, "--out", out], c.io)).toBe(EXIT.ok);
+    expect(c.out).toMatch(/^\s+low\s+high$/m);
+    expect(c.out).toMatch(/^window Gb\/s\s+[\d.]+\s+[\d.]+$/m);
+    expect(c.out).toContain("Jain");
+    const csv = readFileSync(join(out, "compare.csv"), "utf8").trim().split("\n");
+    expect(csv).toHaveLength(3);
+    expect(csv[1]).toMatch(/^low,/);
+    expect(existsSync(join(out, "plots", "fct.png"))).toBe(true);
+    const bad = capture();
+    expect(await main(["compare", low, join(dir, "nowhere")], bad.io)).toBe(EXIT.badInput);
+    expect(bad.err).toContain("has no summary.json");
+    const one = capture();
+    expect(await main(["compare", low], one.io)).toBe(EXIT.badInput);
+    expect(one.err).toContain("two or more");
+  });
+
   it("leaves no summary.json when interrupted, and says so in run.json", async () => {
     const out = join(dir, "interrupted");
     const long = { ...VALID, run: { durationUs: 1_000_000 } };

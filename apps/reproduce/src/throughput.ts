@@ -4,6 +4,8 @@
  * Paper III's treatment variation.
  */
 
+import { spreadVariance } from "@cclab/plot";
+
 /** One flow's throughput per bin, Gb/s. */
 export interface FlowSeries {
   readonly name: string;
@@ -84,22 +86,15 @@ export function jain(xs: readonly number[]): number {
 }
 
 /**
- * Paper III's treatment variation (L1497): for each bin where all `flows` are active, the
- * highest throughput minus the lowest; Var is the variance of those differences.
+ * Paper III's treatment variation (L1497) over [fromUs, toUs), where all `flows` are active:
+ * the variance of the bins' highest throughput minus the lowest.
  */
 export function treatmentVariation(
   flows: readonly FlowSeries[],
   fromUs: number,
   toUs: number,
 ): number {
-  const windows = flows.map((f) => window(f, fromUs, toUs));
-  const bins = Math.min(...windows.map((w) => w.length));
-  const deltas: number[] = [];
-  for (let i = 0; i < bins; i++) {
-    const values = windows.map((w) => w[i]!);
-    deltas.push(Math.max(...values) - Math.min(...values));
-  }
-  return variance(deltas);
+  return spreadVariance(flows.map((f) => window(f, fromUs, toUs)));
 }
 
 /**

@@ -1,3 +1,11 @@
+export {
+  type ComparedRun,
+  type Comparison,
+  compareRuns,
+  comparisonCsv,
+  comparisonRows,
+  type GroupFigures,
+} from "./compare.js";
 export { parseTable, readTable, type Table } from "./csv.js";
 export {
   type BandPoint,
@@ -18,3 +26,4 @@ export {
   runFigures,
   variableTitle,
 } from "./run-figures.js";
+export { spreadVariance, treatmentVariation } from "./treatment-variation.js";

@@ -1,0 +1,46 @@
+import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { compareRuns, comparisonCsv, comparisonRows, writeFigures } from "@cclab/plot";
+import { table } from "@cclab/sim";
+import { EXIT, type Io, UsageError } from "./errors.js";
+
+/** `cclab compare <dir> <dir> ... [--out DIR]`. */
+export async function compare(
+  positionals: readonly string[],
+  values: { out?: string },
+  io: Io,
+): Promise<number> {
+  if (positionals.length < 2) {
+    throw new UsageError(
+      "cclab compare: give two or more result directories (see cclab compare --help)",
+    );
+  }
+  const missing = positionals.find((d) => !existsSync(join(d, "summary.json")));
+  if (missing !== undefined) {
+    throw new UsageError(
+      `cclab compare: ${missing} has no summary.json; give directories of finished cclab runs`,
+    );
+  }
+  const comparison = compareRuns(positionals);
+  const { header, rows } = comparisonRows(comparison);
+  // One table per line is too wide beyond a few groups: runs as columns, figures as rows.
+  const transposed = header.slice(1).map((h, i) => [h, ...rows.map((r) => r[i + 1]!)]);
+  const text = `${table(["", ...rows.map((r) => r[0]!)], transposed).join("\n")}\n`;
+  const out = values.out ?? join("results", "compare");
+  mkdirSync(out, { recursive: true });
+  writeFileSync(join(out, "compare.csv"), comparisonCsv(comparison));
+  writeFileSync(
+    join(out, "compare.txt"),
+    `${text}\nruns:\n${comparison.runs.map((r) => `  ${r.label}: ${r.dir} (${r.scenario}, seed ${r.seed})`).join("\n")}\n`,
+  );
+  rmSync(join(out, "plots"), { recursive: true, force: true });
+  const plots = await writeFigures(join(out, "plots"), comparison.figures);
+  io.stdout.write(text);
+  io.stdout.write(
+    `\nVar: Paper III's treatment variation, the variance over bins of the spread between a group's fastest and slowest flow while all are active (needs flow-throughput.csv).\n`,
+  );
+  io.stdout.write(`table: ${join(out, "compare.csv")}, ${join(out, "compare.txt")}\n`);
+  const pngs = plots.filter((p) => p.endsWith(".png")).map((p) => p.slice(0, -4));
+  if (pngs.length > 0) io.stdout.write(`plots: ${join(out, "plots")}/ (${pngs.join(", ")})\n`);
+  return EXIT.ok;
+}
