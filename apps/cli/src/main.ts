@@ -1,10 +1,12 @@
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
+import { experimentIds } from "@cclab/reproduce";
 import { formatIssues, RunFailure, RunInterrupted, ScenarioError } from "@cclab/sim";
 import { compare } from "./compare.js";
 import { EXIT, type Io, UsageError } from "./errors.js";
 import { LIST_SECTIONS, type ListSection, listText } from "./list.js";
 import { plot } from "./plot.js";
+import { reproduce } from "./reproduce.js";
 import { runOrValidate } from "./run.js";
 import { sweep, worker } from "./sweep.js";
 
@@ -19,6 +21,7 @@ Usage:
   cclab compare <result-dir> <result-dir> ... [--out DIR]
   cclab sweep <sweep.yaml> [--out DIR] [--threads N | --redis URL [--queue NAME]] [--quiet]
   cclab worker --redis URL [--queue NAME] [--threads N]
+  cclab reproduce <experiment ...> | --all [--quick] [--out DIR]
   cclab list [topologies|traffic|plugins]
   cclab --help | <command> --help
   cclab --version
@@ -128,6 +131,22 @@ Options:
   --lock-duration-ms N       how long a point's lock lasts without renewal (default 30000)
   --stalled-interval-ms N    how often to look for points of dead workers (default 30000)
 `,
+  reproduce: `cclab reproduce <experiment ...> | --all [--quick] [--out DIR]
+
+Runs experiments of the seed papers (Gran thesis Papers II–IV) from the shipped scenarios of a
+cclab checkout and writes DIR/reproductions.md: every finding with the paper's figure, ours,
+the deviation, whether it holds within the stated tolerance, and our explanation where it
+does not; the runs of the scenarios as shipped are saved under DIR/runs/ with their plots,
+which the report shows. Outcomes are kept in DIR/outcomes/, so rerunning one experiment keeps
+the others in the report. The Paper IV experiments run the 648-node fabric for minutes each.
+
+Experiments: ${experimentIds().join(", ")}
+
+Options:
+  --all              every experiment
+  --quick            parameter sweeps at their corners
+  --out DIR          output directory (default: results/reproduce)
+`,
   list: `cclab list [topologies|traffic|plugins]
 
 Lists what a scenario can name, with every parameter's type, default and meaning (units are
@@ -184,6 +203,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     if (command === "compare") return await compare(positionals, values, io);
     if (command === "sweep") return await sweep(positionals, values, io);
     if (command === "worker") return await worker(positionals, values, io);
+    if (command === "reproduce") return await reproduce(positionals, values, io);
     return await runOrValidate(command as "run" | "validate", positionals, values, io);
   } catch (error) {
     if (error instanceof UsageError) {
@@ -224,6 +244,8 @@ const OPTIONS = {
   queue: { type: "string" },
   "lock-duration-ms": { type: "string" },
   "stalled-interval-ms": { type: "string" },
+  all: { type: "boolean" },
+  quick: { type: "boolean" },
   help: { type: "boolean", short: "h" },
 } as const;
 
@@ -237,6 +259,7 @@ const COMMAND_OPTIONS: Record<Command, readonly string[]> = {
   compare: ["out"],
   sweep: ["out", "threads", "redis", "queue", "quiet"],
   worker: ["redis", "queue", "threads", "lock-duration-ms", "stalled-interval-ms"],
+  reproduce: ["all", "quick", "out"],
   list: [],
 };
 

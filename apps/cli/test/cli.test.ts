@@ -187,6 +187,28 @@ describe("cclab", () => {
     expect(one.err).toContain("two or more");
   });
 
+  it("reproduces a paper's experiment into a report with the paper's figures, ours and plots", async () => {
+    const out = join(dir, "reproduce");
+    const c = capture();
+    expect(await main(["reproduce", "paper2-one-switch-two", "--out", out], c.io)).toBe(EXIT.ok);
+    expect(c.out).toMatch(/reproductions\.md: \d+ of 4 findings hold \(1 experiments/);
+    const report = readFileSync(join(out, "reproductions.md"), "utf8");
+    expect(report).toContain("## Paper II, one switch, two thresholds: equal shares");
+    expect(report).toContain("| what | paper | ours | deviation | holds | tolerance |");
+    const image = /!\[[^\]]*flow-throughput\]\(([^)]+)\)/.exec(report);
+    expect(image).not.toBeNull();
+    expect(existsSync(join(out, image![1]!))).toBe(true);
+    for (const args of [
+      ["reproduce"],
+      ["reproduce", "paper9"],
+      ["reproduce", "--all", "paper2-one-switch-two"],
+    ]) {
+      const bad = capture();
+      expect(await main(args, bad.io)).toBe(EXIT.badInput);
+      expect(bad.err).toMatch(/experiments: paper2-one-switch-single|not both/);
+    }
+  }, 60_000);
+
   it("leaves no summary.json when interrupted, and says so in run.json", async () => {
     const out = join(dir, "interrupted");
     const long = { ...VALID, run: { durationUs: 1_000_000 } };

@@ -1,8 +1,27 @@
 import { fileURLToPath } from "node:url";
 import { readScenarioFile, type SimulationResult, simulate } from "@cclab/sim";
 
-/** The repository's `scenarios/` directory. */
-const SCENARIOS_DIR = fileURLToPath(new URL("../../../scenarios/", import.meta.url));
+/** The repository's `scenarios/` directory (beside `apps/`, from `src/` or `dist/`). */
+export const SCENARIOS_DIR = fileURLToPath(new URL("../../../scenarios/", import.meta.url));
+
+/**
+ * Receives every run of a shipped scenario as shipped (no overrides), e.g. to save it with its
+ * plots. `file` is relative to `scenarios/`.
+ */
+export type RunRecorder = (file: string, result: SimulationResult) => Promise<void> | void;
+
+let recorder: RunRecorder | undefined;
+
+/** Runs `body` with `record` receiving the shipped-scenario runs it makes. */
+export async function withRunRecorder<T>(record: RunRecorder, body: () => Promise<T>): Promise<T> {
+  const previous = recorder;
+  recorder = record;
+  try {
+    return await body();
+  } finally {
+    recorder = previous;
+  }
+}
 
 type Json = Record<string, unknown>;
 
@@ -55,5 +74,6 @@ export async function runScenario(
   if (scale !== 1) scaleTimes(doc, scale);
   for (const [path, value] of overrides) setPath(doc, path, value);
   const result = await simulate(doc, { baseDir });
+  if (recorder !== undefined && overrides.length === 0) await recorder(file, result);
   return { result };
 }

@@ -1,0 +1,119 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { basename, dirname, join, relative } from "node:path";
+import { plotRun } from "@cclab/plot";
+import { writeResults } from "@cclab/sim";
+import type { Experiment } from "./experiment.js";
+import { GRAN_THESIS } from "./gran-thesis.js";
+import { type ReportEntry, reportMarkdown } from "./report.js";
+import { withRunRecorder } from "./scenario-file.js";
+
+/** Every experiment, in report order. */
+export const EXPERIMENTS: readonly Experiment[] = [...GRAN_THESIS];
+
+type Saved = Omit<ReportEntry, "experiment">;
+
+export interface ReproduceOptions {
+  /** Experiments to run (ids); undefined runs all. Unknown ids throw a RangeError. */
+  readonly only?: readonly string[];
+  /** Parameter sweeps at their corners. */
+  readonly quick?: boolean;
+  /** Run nothing; rewrite the report from saved outcomes. */
+  readonly reportOnly?: boolean;
+  /** The markdown report to write. */
+  readonly reportFile: string;
+  /** Where each experiment's outcome is saved; the report lists every saved one. */
+  readonly savedDir: string;
+  /**
+   * Where the runs of shipped scenarios (as shipped, no overrides) are written with their
+   * plots, linked from the report; undefined writes none.
+   */
+  readonly resultsDir?: string;
+  /** The command that made the report, printed in it. */
+  readonly command: string;
+  readonly log?: (text: string) => void;
+}
+
+/** Ids of the experiments, for messages. */
+export const experimentIds = (): string[] => EXPERIMENTS.map((e) => e.id);
+
+/**
+ * Runs experiments of the seed papers and writes the report: each finding beside the paper's
+ * figure, the deviation, whether it holds, and (with `resultsDir`) plots of the shipped
+ * scenarios' runs. Returns the report's entries.
+ */
+export async function reproduce(options: ReproduceOptions): Promise<ReportEntry[]> {
+  const unknown = (options.only ?? []).filter((id) => !EXPERIMENTS.some((e) => e.id === id));
+  if (unknown.length > 0) {
+    throw new RangeError(
+      `no experiment "${unknown.join(", ")}"; known: ${experimentIds().join(", ")}`,
+    );
+  }
+  const log = options.log ?? (() => {});
+  const chosen =
+    options.reportOnly === true
+      ? []
+      : EXPERIMENTS.filter((e) => options.only === undefined || options.only.includes(e.id));
+  mkdirSync(options.savedDir, { recursive: true });
+  const savedFile = (id: string) => join(options.savedDir, `${id}.json`);
+  const plotsOf = (id: string) => join(options.savedDir, `${id}.plots.json`);
+  for (const experiment of chosen) {
+    log(`${experiment.id} …`);
+    const start = performance.now();
+    const plots: { scenario: string; images: string[] }[] = [];
+    const run = () => experiment.run({ scale: 1, quick: options.quick === true });
+    const outcome =
+      options.resultsDir === undefined
+        ? await run()
+        : await withRunRecorder(async (file, result) => {
+            const dir = join(
+              options.resultsDir!,
+              experiment.id,
+              basename(file).replace(/\.ya?ml$/, ""),
+            );
+            writeResults(dir, result);
+            const written = await plotRun(dir);
+            plots.push({
+              scenario: file,
+              images: written.filter((f) => f.endsWith(".png")).map((f) => join(dir, f)),
+            });
+          }, run);
+    const wallSeconds = (performance.now() - start) / 1000;
+    const held = outcome.findings.filter((f) => f.holds).length;
+    log(` ${held}/${outcome.findings.length} hold (${wallSeconds.toFixed(1)} s)\n`);
+    const entry: Saved = {
+      outcome,
+      wallSeconds,
+      date: new Date().toISOString().slice(0, 10),
+      quick: options.quick === true,
+    };
+    writeFileSync(savedFile(experiment.id), `${JSON.stringify(entry, null, 1)}\n`);
+    if (options.resultsDir !== undefined)
+      writeFileSync(plotsOf(experiment.id), `${JSON.stringify(plots, null, 1)}\n`);
+  }
+  const entries: ReportEntry[] = [];
+  for (const experiment of EXPERIMENTS) {
+    const file = savedFile(experiment.id);
+    if (!existsSync(file)) continue;
+    const saved = JSON.parse(readFileSync(file, "utf8")) as Saved;
+    const plotsFile = plotsOf(experiment.id);
+    const plots = existsSync(plotsFile)
+      ? (
+          JSON.parse(readFileSync(plotsFile, "utf8")) as { scenario: string; images: string[] }[]
+        ).map((p) => ({
+          scenario: p.scenario,
+          images: p.images.map((i) => relative(dirname(options.reportFile), i)),
+        }))
+      : undefined;
+    entries.push({ experiment, ...saved, ...(plots === undefined ? {} : { plots }) });
+  }
+  mkdirSync(dirname(options.reportFile), { recursive: true });
+  writeFileSync(
+    options.reportFile,
+    reportMarkdown(entries, {
+      command: options.command,
+      node: process.versions.node,
+      saved: relative(dirname(options.reportFile), options.savedDir) || ".",
+    }),
+  );
+  return entries;
+}
