@@ -1,6 +1,7 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { resolveScenario } from "@cclab/sim";
 import { describe, expect, it } from "vitest";
 import { stringify } from "yaml";
 import {
@@ -150,5 +151,23 @@ describe("summaryValue", () => {
     expect(summaryValue(summary, "groups.0.meanGbps")).toBe(12);
     expect(summaryValue(summary, "groups.none.meanGbps")).toBeUndefined();
     expect(summaryValue(summary, "totals.toString")).toBeUndefined();
+  });
+});
+
+describe("shipped sweep files", () => {
+  const root = new URL("../../../scenarios/", import.meta.url).pathname;
+  const files = readdirSync(root, { recursive: true, encoding: "utf8" }).filter((f) =>
+    f.endsWith(".sweep.yaml"),
+  );
+
+  it("are found", () => {
+    expect(files.length).toBeGreaterThan(0);
+  });
+
+  it.each(files)("%s has only valid points", async (file) => {
+    const { sweep, baseDocument } = readSweepFile(`${root}${file}`);
+    const points = expandPoints(sweep, baseDocument);
+    expect(points.length).toBeGreaterThanOrEqual(25);
+    for (const point of points) await resolveScenario(point.document);
   });
 });
