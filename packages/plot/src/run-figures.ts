@@ -50,37 +50,29 @@ function runContext(dir: string): RunContext {
 /** Vega-Lite specs of a finished run's figures (only those whose data the run recorded). */
 export function runFigures(dir: string, only?: readonly RunFigureName[]): Figure[] {
   const ctx = runContext(dir);
-  const want = (name: RunFigureName) => only === undefined || only.includes(name);
   const figures: Figure[] = [];
-  const table = (file: string) => readTable(join(dir, file));
-  const source = (file: string) => join(dir, file);
-
-  const flows = want("flow-throughput") ? table("flow-throughput.csv") : undefined;
-  if (flows !== undefined && flows.rows.length > 0) {
-    figures.push(flowThroughput(ctx, flows, source("flow-throughput.csv")));
-  }
-  const hosts = want("host-throughput") ? table("host-throughput.csv") : undefined;
-  if (hosts !== undefined && hosts.rows.length > 0) {
-    figures.push(hostThroughput(ctx, hosts, source("host-throughput.csv")));
-  }
-  const occupancy = want("port-occupancy") ? table("port-occupancy.csv") : undefined;
-  if (occupancy !== undefined && occupancy.rows.length > 0) {
-    figures.push(portOccupancy(ctx, occupancy, source("port-occupancy.csv")));
-  }
-  const blocked = want("flow-control") ? table("flow-control.csv") : undefined;
-  if (blocked !== undefined && blocked.rows.length > 0) {
-    figures.push(flowControl(ctx, blocked, source("flow-control.csv")));
-  }
-  const cc = want("cc") ? table("cc-flows.csv") : undefined;
-  if (cc !== undefined && cc.rows.length > 0) {
-    figures.push(...ccFigures(ctx, cc, source("cc-flows.csv")));
-  }
-  const messages = want("fct") ? table("messages.csv") : undefined;
-  if (messages !== undefined && messages.rows.length > 0) {
-    figures.push(fctFigure(ctx, messages, source("messages.csv")));
+  for (const name of RUN_FIGURES) {
+    if (only !== undefined && !only.includes(name)) continue;
+    const { file, draw } = SOURCES[name];
+    const path = join(dir, file);
+    const t = readTable(path);
+    if (t !== undefined && t.rows.length > 0) figures.push(...draw(ctx, t, path));
   }
   return figures;
 }
+
+/** Each figure's CSV file and how it is drawn (some series give several figures). */
+const SOURCES: Record<
+  RunFigureName,
+  { file: string; draw: (ctx: RunContext, t: Table, path: string) => Figure[] }
+> = {
+  "flow-throughput": { file: "flow-throughput.csv", draw: (c, t, p) => [flowThroughput(c, t, p)] },
+  "host-throughput": { file: "host-throughput.csv", draw: (c, t, p) => [hostThroughput(c, t, p)] },
+  "port-occupancy": { file: "port-occupancy.csv", draw: (c, t, p) => [portOccupancy(c, t, p)] },
+  "flow-control": { file: "flow-control.csv", draw: (c, t, p) => [flowControl(c, t, p)] },
+  cc: { file: "cc-flows.csv", draw: ccFigures },
+  fct: { file: "messages.csv", draw: (c, t, p) => [fctFigure(c, t, p)] },
+};
 
 /** Reads columns by name as numbers or strings, naming the file when one is missing. */
 function reader(t: Table, file: string) {

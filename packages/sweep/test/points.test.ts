@@ -12,14 +12,9 @@ import {
   summaryValue,
   sweepSchema,
 } from "../src/index.js";
+import { TINY } from "./fixtures.js";
 
-const BASE = {
-  name: "ok",
-  seed: 9,
-  topology: { kind: "single-switch", hosts: 4 },
-  traffic: [{ pattern: "uniform", loadFraction: 0.5 }],
-  run: { durationUs: 20 },
-};
+const BASE = { ...TINY, seed: 9 };
 
 function sweepFile(sweep: unknown): string {
   const dir = mkdtempSync(join(tmpdir(), "cclab-sweep-file-"));
@@ -60,7 +55,7 @@ describe("expandPoints", () => {
   const sweep = sweepSchema.parse({
     name: "s",
     base: "base.yaml",
-    set: { "run.durationUs": 40 },
+    set: { "run.durationUs": 80 },
     axes: { "traffic[0].loadFraction": [0.2, 0.4], "topology.hosts": { from: 4, to: 8, step: 4 } },
     seeds: { count: 3 },
   });
@@ -84,11 +79,11 @@ describe("expandPoints", () => {
 
   it("applies set, the axis values and the seed to a copy of the base", () => {
     const doc = points[4]!.document as typeof BASE;
-    expect(doc.run.durationUs).toBe(40);
+    expect(doc.run.durationUs).toBe(80);
     expect(doc.traffic[0]!.loadFraction).toBe(0.2);
     expect(doc.topology.hosts).toBe(8);
     expect(doc.seed).toBe(2);
-    expect(BASE.run.durationUs).toBe(20);
+    expect(BASE.run.durationUs).toBe(40);
   });
 
   it("keeps the base scenario's seed without seeds", () => {

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { stringify } from "yaml";
 import { runSweep } from "../src/index.js";
 import { testBundles } from "./bundles.js";
+import { TINY } from "./fixtures.js";
 import {
   redisServerInstalled,
   startRedis,
@@ -25,14 +26,7 @@ if (!installed) {
   );
 }
 
-const BASE = {
-  name: "tiny",
-  seed: 1,
-  topology: { kind: "single-switch", hosts: 4 },
-  traffic: [{ pattern: "uniform", loadFraction: 0.5 }],
-  run: { durationUs: 40 },
-  metrics: { binUs: 10 },
-};
+const BASE = TINY;
 
 describe.skipIf(!installed)("sweeps through Redis (BullMQ) with cclab worker processes", () => {
   const dir = mkdtempSync(join(tmpdir(), "cclab-redis-"));

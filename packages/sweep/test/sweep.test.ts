@@ -5,16 +5,9 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { stringify } from "yaml";
 import { runSweep, type SweepProgress } from "../src/index.js";
 import { testBundles } from "./bundles.js";
+import { TINY } from "./fixtures.js";
 
-/** A small fabric that runs in a few milliseconds per point. */
-const BASE = {
-  name: "tiny",
-  seed: 1,
-  topology: { kind: "single-switch", hosts: 4 },
-  traffic: [{ pattern: "uniform", loadFraction: 0.5 }],
-  run: { durationUs: 40 },
-  metrics: { binUs: 10 },
-};
+const BASE = TINY;
 
 const dir = mkdtempSync(join(tmpdir(), "cclab-sweep-"));
 writeFileSync(join(dir, "base.yaml"), stringify(BASE));
