@@ -94,32 +94,44 @@ function maxOf(values: Iterable<number>): number {
   return m;
 }
 
-function flowThroughput(ctx: RunContext, t: Table, file: string): Figure {
+/** Throughput per member (flow or host) over time, grouped by traffic group beyond 12. */
+function throughputFigure(
+  ctx: RunContext,
+  t: Table,
+  file: string,
+  o: {
+    name: RunFigureName;
+    member: (r: ReturnType<typeof reader>) => (row: readonly string[]) => string;
+    noun: string;
+    title: string;
+    yTitle: string;
+    legendTitle: string;
+  },
+): Figure {
   const r = reader(t, file);
-  const [time, src, dst, group, gbps] = [
+  const [time, group, gbps, member] = [
     r.num("bin_start_us"),
-    r.str("src"),
-    r.str("dst"),
     r.str("group"),
     r.num("gbps"),
+    o.member(r),
   ];
   const axis = timeAxisFor(maxOf(t.rows.map(time)));
   const { points, bands, aggregated } = linesOrAggregate(
     t.rows.map((row) => ({
       x: axis.fromUs(time(row)),
       y: gbps(row),
-      member: `${src(row)}→${dst(row)} (${group(row)})`,
+      member: `${member(row)} (${group(row)})`,
       aggregate: group(row),
     })),
-    (g, n) => `${g}: mean of ${n} flows`,
+    (g, n) => `${g}: mean of ${n} ${o.noun}`,
   );
   return lineFigure({
-    name: "flow-throughput",
-    title: `${ctx.name}: throughput per flow`,
-    ...(aggregated ? { subtitle: "shaded: min–max over the group's flows" } : {}),
+    name: o.name,
+    title: `${ctx.name}: ${o.title}`,
+    ...(aggregated ? { subtitle: `shaded: min–max over the group's ${o.noun}` } : {}),
     xTitle: `time (${axis.unit})`,
-    yTitle: "payload throughput (Gb/s)",
-    legendTitle: aggregated ? "traffic group" : "flow (group)",
+    yTitle: o.yTitle,
+    legendTitle: aggregated ? "traffic group" : o.legendTitle,
     points,
     bands,
     step: true,
@@ -127,37 +139,28 @@ function flowThroughput(ctx: RunContext, t: Table, file: string): Figure {
   });
 }
 
-function hostThroughput(ctx: RunContext, t: Table, file: string): Figure {
-  const r = reader(t, file);
-  const [time, host, group, gbps] = [
-    r.num("bin_start_us"),
-    r.str("host"),
-    r.str("group"),
-    r.num("gbps"),
-  ];
-  const axis = timeAxisFor(maxOf(t.rows.map(time)));
-  const { points, bands, aggregated } = linesOrAggregate(
-    t.rows.map((row) => ({
-      x: axis.fromUs(time(row)),
-      y: gbps(row),
-      member: `${host(row)} (${group(row)})`,
-      aggregate: group(row),
-    })),
-    (g, n) => `${g}: mean of ${n} hosts`,
-  );
-  return lineFigure({
-    name: "host-throughput",
-    title: `${ctx.name}: receive throughput per host`,
-    ...(aggregated ? { subtitle: "shaded: min–max over the hosts receiving the group" } : {}),
-    xTitle: `time (${axis.unit})`,
-    yTitle: "received payload (Gb/s)",
-    legendTitle: aggregated ? "traffic group" : "host (group)",
-    points,
-    bands,
-    step: true,
-    yDomainMin: 0,
+const flowThroughput = (ctx: RunContext, t: Table, file: string) =>
+  throughputFigure(ctx, t, file, {
+    name: "flow-throughput",
+    member: (r) => {
+      const [src, dst] = [r.str("src"), r.str("dst")];
+      return (row) => `${src(row)}→${dst(row)}`;
+    },
+    noun: "flows",
+    title: "throughput per flow",
+    yTitle: "payload throughput (Gb/s)",
+    legendTitle: "flow (group)",
   });
-}
+
+const hostThroughput = (ctx: RunContext, t: Table, file: string) =>
+  throughputFigure(ctx, t, file, {
+    name: "host-throughput",
+    member: (r) => r.str("host"),
+    noun: "hosts",
+    title: "receive throughput per host",
+    yTitle: "received payload (Gb/s)",
+    legendTitle: "host (group)",
+  });
 
 /**
  * The ports with the highest peak of `value`, at most {@link MAX_LINES}: in a fabric of

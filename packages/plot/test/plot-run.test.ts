@@ -126,7 +126,7 @@ describe("plotRun", () => {
 
   it("names the file and column when a CSV lacks a column", () => {
     const bad = resultDir({ "flow-throughput.csv": "bin_start_us,flow\n0,1\n" });
-    expect(() => runFigures(bad)).toThrow(/flow-throughput\.csv: no column "src"/);
+    expect(() => runFigures(bad)).toThrow(/flow-throughput\.csv: no column "group"/);
   });
 });
 
