@@ -14,7 +14,8 @@
  * - popNext+schedule: the future-event set through the kernel's API, one pop and one push
  *   per operation; heap-js runs the same operation in the same process, turn about;
  * - run() dispatch: the simulation loop, where a registered handler schedules the next event;
- * - bare heaps: times only, to measure the sift-down child choice (heap-variants.ts).
+ * - a bare binary heap of times alone (no kind, target, ties or cancellation; heap-variants.ts):
+ *   about the best a heap-based kernel could do, which is why the kernel is a calendar queue.
  * Each group and size runs in a fresh child process, so that code compiled for one cannot
  * slow down another; inside it the implementations take turns, one repetition each, so that
  * drift in machine speed (shared VMs) hits all alike. The figure is the median repetition.
@@ -119,11 +120,7 @@ const groups: Record<string, Record<string, Impl>> = {
   dispatch: {
     "Scheduler run() dispatch": schedulerRun,
   },
-  // One child per variant: they share TimeHeap's code, and mixed type feedback would make
-  // it unlike the Scheduler's own pop.
-  branchy: { "bare heap, branchy child": bareHeap(0) },
-  branchFree: { "bare heap, branch-free child": bareHeap(2 ** 30) },
-  hybrid: { "bare heap, hybrid (Scheduler)": bareHeap(16_384) },
+  bareHeap: { "bare binary heap of times": bareHeap(16_384) },
 };
 
 /** Operations per repetition: about half a second each on a 2-core VM. */

@@ -1,6 +1,7 @@
 import { fc, test } from "@fast-check/vitest";
 import { describe, expect, it } from "vitest";
 import { type EventHandle, Scheduler } from "./scheduler.js";
+import { MAX_TIME_PS } from "./time.js";
 
 /** Reference model: every event ever scheduled, popped by (time, insertion order). */
 interface ModelEvent {
@@ -13,23 +14,51 @@ interface ModelEvent {
 type Op =
   | { op: "schedule"; delayPs: number; kind: number; target: number; cancellable: boolean }
   | { op: "cancel"; pick: number }
-  | { op: "pop" };
+  | { op: "pop" }
+  | { op: "peek" };
+
+const opsWith = (delayPs: fc.Arbitrary<number>, popWeight: number): fc.Arbitrary<Op> =>
+  fc.oneof(
+    {
+      weight: 5,
+      arbitrary: fc.record({
+        op: fc.constant("schedule" as const),
+        delayPs,
+        kind: fc.nat({ max: 2 }),
+        target: fc.integer({ min: -(2 ** 31), max: 2 ** 31 - 1 }),
+        cancellable: fc.boolean(),
+      }),
+    },
+    { weight: 2, arbitrary: fc.record({ op: fc.constant("cancel" as const), pick: fc.nat() }) },
+    { weight: popWeight, arbitrary: fc.record({ op: fc.constant("pop" as const) }) },
+    // Looking for the next event can take the calendar past the clock; later schedules must
+    // still come out first when they are earlier.
+    { weight: 1, arbitrary: fc.record({ op: fc.constant("peek" as const) }) },
+  );
 
 // Small delays make equal times common, and zero delays exercise the fast lane.
-const opArb: fc.Arbitrary<Op> = fc.oneof(
-  {
-    weight: 5,
-    arbitrary: fc.record({
-      op: fc.constant("schedule" as const),
-      delayPs: fc.oneof(fc.constant(0), fc.nat({ max: 20 }), fc.nat({ max: 5_000_000 })),
-      kind: fc.nat({ max: 2 }),
-      target: fc.integer({ min: -(2 ** 31), max: 2 ** 31 - 1 }),
-      cancellable: fc.boolean(),
-    }),
-  },
-  { weight: 2, arbitrary: fc.record({ op: fc.constant("cancel" as const), pick: fc.nat() }) },
-  { weight: 4, arbitrary: fc.record({ op: fc.constant("pop" as const) }) },
-);
+const opArb = opsWith(fc.oneof(fc.constant(0), fc.nat({ max: 20 }), fc.nat({ max: 5_000_000 })), 4);
+
+// Delays over many orders of magnitude (1 ps to about 18 minutes), in runs of one scale, so
+// that the event density changes under the calendar (new bucket widths) and far events share
+// buckets with near ones; fewer pops than schedules first grow the calendar, more later
+// shrink it.
+const scaleArb = fc.integer({ min: 0, max: 45 }).map((bits) => 2 ** bits);
+const phaseArb = fc
+  .tuple(scaleArb, fc.integer({ min: 1, max: 6 }), fc.nat({ max: 300 }))
+  .chain(([scale, popWeight, length]) =>
+    fc.array(
+      opsWith(
+        fc.oneof(
+          fc.constant(0),
+          fc.nat({ max: scale }),
+          fc.nat({ max: scale }).map((d) => d * 1000),
+        ),
+        popWeight,
+      ),
+      { minLength: length, maxLength: length },
+    ),
+  );
 
 function newScheduler(initialCapacity: number): Scheduler {
   const s = new Scheduler({ initialCapacity });
@@ -37,66 +66,82 @@ function newScheduler(initialCapacity: number): Scheduler {
   return s;
 }
 
+// Replays `ops` on a scheduler and on the reference model and checks that every pop, pending
+// count, handle query and the final drain agree.
+function checkAgainstModel(ops: readonly Op[], initialCapacity: number): void {
+  const s = newScheduler(initialCapacity);
+  const model: ModelEvent[] = [];
+  const handles: { handle: EventHandle; index: number }[] = [];
+  let now = 0;
+  const popModel = (): ModelEvent | undefined => {
+    let best: ModelEvent | undefined;
+    for (const e of model) {
+      // Strict < keeps the earliest scheduled among equal times: FIFO ties.
+      if (e.alive && (best === undefined || e.timePs < best.timePs)) best = e;
+    }
+    if (best) best.alive = false;
+    return best;
+  };
+  for (const o of ops) {
+    if (o.op === "schedule") {
+      const at = Math.min(now + o.delayPs, MAX_TIME_PS);
+      model.push({ timePs: at, kind: o.kind, target: o.target, alive: true });
+      if (o.cancellable) {
+        handles.push({
+          handle: s.scheduleCancellable(at, o.kind, o.target),
+          index: model.length - 1,
+        });
+      } else {
+        s.schedule(at, o.kind, o.target);
+      }
+    } else if (o.op === "cancel") {
+      if (handles.length === 0) continue;
+      const { handle, index } = handles[o.pick % handles.length]!;
+      const wasAlive = model[index]!.alive;
+      expect(s.isPending(handle)).toBe(wasAlive);
+      expect(s.cancel(handle)).toBe(wasAlive);
+      model[index]!.alive = false;
+    } else if (o.op === "peek") {
+      const next = model
+        .filter((e) => e.alive)
+        .reduce((t, e) => Math.min(t, e.timePs), Number.POSITIVE_INFINITY);
+      expect(s.nextEventTimePs()).toBe(next === Number.POSITIVE_INFINITY ? undefined : next);
+    } else {
+      const expected = popModel();
+      expect(s.popNext()).toBe(expected !== undefined);
+      if (expected) {
+        now = expected.timePs;
+        expect([s.nowPs, s.lastKind, s.lastTarget]).toEqual([
+          expected.timePs,
+          expected.kind,
+          expected.target,
+        ]);
+      }
+    }
+    expect(s.pending).toBe(model.filter((e) => e.alive).length);
+  }
+  // Drain: the rest comes out in model order, then nothing.
+  for (let e = popModel(); e !== undefined; e = popModel()) {
+    expect(s.popNext()).toBe(true);
+    expect([s.nowPs, s.lastKind, s.lastTarget]).toEqual([e.timePs, e.kind, e.target]);
+  }
+  expect(s.popNext()).toBe(false);
+  expect(s.pending).toBe(0);
+}
+
 describe("Scheduler against a reference model", () => {
   test.prop([fc.array(opArb, { maxLength: 400 }), fc.integer({ min: 1, max: 8 })], {
     numRuns: 300,
   })(
     "pops in (time, scheduling order) under random schedule/cancel/pop interleavings",
-    (ops, initialCapacity) => {
-      const s = newScheduler(initialCapacity);
-      const model: ModelEvent[] = [];
-      const handles: { handle: EventHandle; index: number }[] = [];
-      let now = 0;
-      const popModel = (): ModelEvent | undefined => {
-        let best: ModelEvent | undefined;
-        for (const e of model) {
-          // Strict < keeps the earliest scheduled among equal times: FIFO ties.
-          if (e.alive && (best === undefined || e.timePs < best.timePs)) best = e;
-        }
-        if (best) best.alive = false;
-        return best;
-      };
-      for (const o of ops) {
-        if (o.op === "schedule") {
-          const at = now + o.delayPs;
-          model.push({ timePs: at, kind: o.kind, target: o.target, alive: true });
-          if (o.cancellable) {
-            handles.push({
-              handle: s.scheduleCancellable(at, o.kind, o.target),
-              index: model.length - 1,
-            });
-          } else {
-            s.schedule(at, o.kind, o.target);
-          }
-        } else if (o.op === "cancel") {
-          if (handles.length === 0) continue;
-          const { handle, index } = handles[o.pick % handles.length]!;
-          const wasAlive = model[index]!.alive;
-          expect(s.isPending(handle)).toBe(wasAlive);
-          expect(s.cancel(handle)).toBe(wasAlive);
-          model[index]!.alive = false;
-        } else {
-          const expected = popModel();
-          expect(s.popNext()).toBe(expected !== undefined);
-          if (expected) {
-            now = expected.timePs;
-            expect([s.nowPs, s.lastKind, s.lastTarget]).toEqual([
-              expected.timePs,
-              expected.kind,
-              expected.target,
-            ]);
-          }
-        }
-        expect(s.pending).toBe(model.filter((e) => e.alive).length);
-      }
-      // Drain: the rest comes out in model order, then nothing.
-      for (let e = popModel(); e !== undefined; e = popModel()) {
-        expect(s.popNext()).toBe(true);
-        expect([s.nowPs, s.lastKind, s.lastTarget]).toEqual([e.timePs, e.kind, e.target]);
-      }
-      expect(s.popNext()).toBe(false);
-      expect(s.pending).toBe(0);
-    },
+    (ops, initialCapacity) => checkAgainstModel(ops, initialCapacity),
+  );
+
+  test.prop([fc.array(phaseArb, { minLength: 1, maxLength: 6 }), fc.integer({ min: 1, max: 8 })], {
+    numRuns: 100,
+  })(
+    "keeps that order when the calendar grows, shrinks and re-estimates its width (delays from 1 ps to 2^55 ps, capped at the last time)",
+    (phases, initialCapacity) => checkAgainstModel(phases.flat(), initialCapacity),
   );
 
   test.prop(
@@ -214,7 +259,7 @@ describe("Scheduler cancellation", () => {
     expect(seen).toEqual([1]);
   });
 
-  it("nextEventTimePs skips cancelled events, in the heap and in the fast lane", () => {
+  it("nextEventTimePs skips cancelled events, in the calendar and in the fast lane", () => {
     const s = new Scheduler();
     const k = s.defineKind("k", () => {});
     const now = s.scheduleCancellable(0, k, 0);
@@ -226,7 +271,7 @@ describe("Scheduler cancellation", () => {
     expect(s.pending).toBe(1);
   });
 
-  it("re-armed timers do not grow the heap without bound (compaction)", () => {
+  it("re-armed timers do not grow the calendar (cancelled events leave their bucket)", () => {
     const s = new Scheduler({ initialCapacity: 16 });
     const k = s.defineKind("timer", () => {});
     let handle = s.scheduleCancellable(1_000_000, k, 0);

@@ -34,74 +34,111 @@ export interface RunOptions {
   stopWhen?: () => boolean;
 }
 
-// A handle packs the event's slot (low 22 bits) with the low 31 bits of its insertion
-// sequence number: a stale handle can only alias a later event in the same slot scheduled
-// exactly k·2^31 events later, which a component would have to hold on to for that long.
+// A handle packs the event's slot (low 22 bits) with a generation number in [1, 2^31), drawn
+// from a counter of cancellable events and kept in the slot while the event is pending (0 in
+// a slot otherwise): a stale handle can only alias an event scheduled with
+// scheduleCancellable a multiple of 2^31 − 1 such events later, in the same slot.
 const SLOT_BITS = 22;
 const SLOT_LIMIT = 2 ** SLOT_BITS;
-const SEQ_TAG_LIMIT = 2 ** 31;
+const GEN_MASK = 0x7fff_ffff;
 
-const FREE = 0;
-const PENDING = 1;
-const CANCELLED = 2;
+// Slot states (meaningful while the slot holds an event).
+/** In the calendar, waiting for its time. */
+const QUEUED = 1;
+/** In the fast lane: due at the current time. */
+const DUE = 2;
+/** In the fast lane, cancelled: discarded when the lane reaches it. */
+const CANCELLED = 3;
+
+/** End of a chain of slots. */
+const NIL = -1;
+
+/** Fewest buckets the calendar shrinks to. */
+const MIN_BUCKETS = 16;
 
 /**
- * Heap index from which a pop picks the smaller child with a branch instead of arithmetic:
- * the entries above it (16 Ki × 12 bytes = 192 KiB) stay in a core's L2 cache.
+ * Average work per calendar dequeue (buckets looked at beyond the first, plus entries walked
+ * past by insertions into the middle of a bucket) above which the bucket width is estimated
+ * again. A calendar with a good width does about one of either per event (Brown 1988).
  */
-const BRANCHY_FROM = 16_384;
+const COST_LIMIT = 4;
 
-/** Below this many heap entries, cancelled events are left for the pops to discard. */
-const COMPACT_MIN_HEAP = 64;
+/** Events a width estimate looks at, from the earliest (Brown 1988 uses 25). */
+const WIDTH_SAMPLE_HEAD = 25;
+/** Pending events beyond which the width estimate uses a strided sample of them. */
+const WIDTH_SAMPLE_MAX = 2048;
 
 /**
  * The future-event set and event loop.
  *
- * Events are ordered by (time, insertion sequence): events due at the same picosecond run in
- * the order they were scheduled (DESIGN.md, "Determinism"). Storage is struct-of-arrays:
- * - a slot per pending event holds its kind, target, sequence number and state;
- * - a binary min-heap on time holds (time, slot) pairs in a `Float64Array` and an
- *   `Int32Array`;
- * - a FIFO ring of slots (the fast lane) holds the events due at the current time.
+ * Events are ordered by (time, scheduling order): events due at the same picosecond run in
+ * the order they were scheduled (DESIGN.md, "Determinism"). Storage is struct-of-arrays: a
+ * slot per pending event holds its time, kind, target, state, a link to the next slot of the
+ * chain it is in, and a generation number for handles. The slots form two structures:
  *
- * The heap compares times only. Ties are settled when the clock advances: every heap event
- * due at the new time is moved to the fast lane in sequence order (almost always a single
- * event, found with one extra comparison). Events scheduled for the current time go straight
- * to the lane behind them; they are younger than every event already due then, because those
- * were scheduled before the clock reached now. The sift loops are thus free of tie-breaking.
+ * - A calendar queue (Brown 1988, "Calendar queues: a fast O(1) priority queue
+ *   implementation for the simulation event set problem", CACM 31(10)): an array of buckets,
+ *   each a chain of slots sorted by time, FIFO among equal times. An event at time t sits in
+ *   bucket ⌊t / width⌋ mod bucketCount, so the buckets are the days of a year that wraps
+ *   around; a dequeue looks at the current day and moves on to the next until it meets an
+ *   event of the current year. With about as many buckets as events and a width of a few mean
+ *   gaps between the earliest events, an insertion or a dequeue touches one or two buckets,
+ *   whatever the number of pending events, where a binary heap walks log₂ n levels (the hold
+ *   benchmark: 1.4× the heap kernel this replaced at 1k pending, 2× at 100k; README). The
+ *   bucket count doubles or halves as
+ *   the number of events grows or shrinks; the width is estimated again from the earliest
+ *   events when it does, and whenever the measured work per event says the width has gone
+ *   stale (the event density changed).
+ * - A FIFO "fast lane" of the events due at the current time. When the clock advances to t,
+ *   the events of t leave their bucket in one piece (they are consecutive at its head, in
+ *   scheduling order) for the lane; events scheduled for the current time join the lane at
+ *   its end, behind every event already due then, which were all scheduled earlier.
  *
- * Cancellation marks the slot; the entry is discarded when it is reached, and the heap is
- * compacted when cancelled entries outnumber live ones, so re-armed timers cannot make it
- * grow without bound.
+ * Cancellation unlinks a calendar event from its bucket at once (the bucket is short), and
+ * marks a lane event to be discarded when reached, whose slot is freed then.
  */
 export class Scheduler {
   private now: TimePs = 0;
-  private seq = 0;
   private processedCount = 0;
   private stopRequested = false;
-  private cancelled = 0;
 
   // Slots.
   private capacity: number;
   private slotCount = 0;
-  private slotSeq: Float64Array<ArrayBuffer>;
+  private slotTime: Float64Array<ArrayBuffer>;
+  private slotNext: Int32Array<ArrayBuffer>;
   private slotKind: Int32Array<ArrayBuffer>;
   private slotTarget: Int32Array<ArrayBuffer>;
   private slotState: Uint8Array<ArrayBuffer>;
+  private slotGen: Int32Array<ArrayBuffer>;
   private freeSlots: Int32Array<ArrayBuffer>;
   private freeTop = 0;
+  private nextGen = 1;
 
-  // Binary min-heap on time, 1-based: entry k is (heapTime[k], heapSlot[k]) and its
-  // children are 2k and 2k + 1, so siblings never straddle a cache line. During a pop the
-  // entry after the last holds +Infinity, a sentinel right child.
-  private heapTime: Float64Array<ArrayBuffer>;
-  private heapSlot: Int32Array<ArrayBuffer>;
-  private heapSize = 0;
+  // Calendar: bucket b is the chain bucketHead[b] → … → bucketTail[b] (tail valid while the
+  // head is not NIL). `day` is the bucket of the current day and `dayNumber` its number
+  // ⌊t / width⌋ counted from time 0: no pending event has a smaller day number.
+  private bucketHead: Int32Array<ArrayBuffer>;
+  private bucketTail: Int32Array<ArrayBuffer>;
+  private bucketMask: number;
+  private widthPs: number;
+  private perWidth: number;
+  private day = 0;
+  private dayNumber = 0;
+  private queued = 0;
+  private growAbove: number;
+  private shrinkBelow = 0;
+  // Work accounting since the last width estimate: dequeues left before the next check, and
+  // the work counted (buckets skipped, entries walked past) since it.
+  private costCountdown: number;
+  private costInterval: number;
+  private costSteps = 0;
 
-  // Fast lane: ring buffer of slots due at the current time.
-  private lane: Int32Array<ArrayBuffer>;
-  private laneHead = 0;
+  // Fast lane: a chain of slots due at the current time.
+  private laneHead = NIL;
+  private laneTail = NIL;
   private laneCount = 0;
+  private laneCancelled = 0;
 
   private handlers: EventHandler[] = [];
   private kindNames: string[] = [];
@@ -115,14 +152,23 @@ export class Scheduler {
       throw new RangeError(`initialCapacity must be an integer in [1, ${SLOT_LIMIT}]`);
     }
     this.capacity = capacity;
-    this.slotSeq = new Float64Array(capacity);
+    this.slotTime = new Float64Array(capacity);
+    this.slotNext = new Int32Array(capacity);
     this.slotKind = new Int32Array(capacity);
     this.slotTarget = new Int32Array(capacity);
     this.slotState = new Uint8Array(capacity);
+    this.slotGen = new Int32Array(capacity);
     this.freeSlots = new Int32Array(capacity);
-    this.heapTime = new Float64Array(capacity + 2);
-    this.heapSlot = new Int32Array(capacity + 2);
-    this.lane = new Int32Array(64);
+    this.bucketHead = new Int32Array(MIN_BUCKETS).fill(NIL);
+    this.bucketTail = new Int32Array(MIN_BUCKETS).fill(NIL);
+    this.bucketMask = MIN_BUCKETS - 1;
+    this.growAbove = 2 * MIN_BUCKETS;
+    // Until the first estimate: 1 ns days. Any width is correct; the first resize or cost
+    // check replaces it with one measured from the events.
+    this.widthPs = 1000;
+    this.perWidth = 1 / 1000;
+    this.costInterval = 4 * MIN_BUCKETS;
+    this.costCountdown = this.costInterval;
   }
 
   /** The current simulated time. */
@@ -147,7 +193,7 @@ export class Scheduler {
 
   /** Live events waiting to run (cancelled ones excluded). */
   get pending(): number {
-    return this.heapSize + this.laneCount - this.cancelled;
+    return this.queued + this.laneCount - this.laneCancelled;
   }
 
   /**
@@ -184,7 +230,10 @@ export class Scheduler {
   /** Like {@link schedule}, and returns a handle for {@link cancel}. */
   scheduleCancellable(atPs: TimePs, kind: EventKind, target: number): EventHandle {
     const slot = this.insert(atPs, kind, target);
-    return (slot + (this.slotSeq[slot]! % SEQ_TAG_LIMIT) * SLOT_LIMIT) as EventHandle;
+    const gen = this.nextGen;
+    this.nextGen = gen === GEN_MASK ? 1 : gen + 1;
+    this.slotGen[slot] = gen;
+    return (slot + gen * SLOT_LIMIT) as EventHandle;
   }
 
   /** True while the event behind `handle` is scheduled and not yet run or cancelled. */
@@ -196,30 +245,28 @@ export class Scheduler {
   cancel(handle: EventHandle): boolean {
     const slot = this.liveSlot(handle);
     if (slot < 0) return false;
-    this.slotState[slot] = CANCELLED;
-    this.cancelled++;
-    if (this.heapSize >= COMPACT_MIN_HEAP && this.cancelled * 2 > this.heapSize) {
-      this.compact();
+    if (this.slotState[slot] === DUE) {
+      this.slotState[slot] = CANCELLED;
+      this.laneCancelled++;
+    } else {
+      this.unlink(slot);
+      this.freeSlot(slot);
+      if (--this.queued < this.shrinkBelow) this.rebuild((this.bucketMask + 1) >> 1);
     }
     return true;
   }
 
   /** Time of the next live event, or `undefined` when none is pending. */
   nextEventTimePs(): TimePs | undefined {
-    const state = this.slotState;
     while (this.laneCount !== 0) {
-      const slot = this.lane[this.laneHead]!;
-      if (state[slot] === PENDING) return this.now;
+      const slot = this.laneHead;
+      if (this.slotState[slot] === DUE) return this.now;
       this.laneShift();
-      this.discard(slot);
+      this.laneCancelled--;
+      this.freeSlot(slot);
     }
-    while (this.heapSize !== 0) {
-      const slot = this.heapSlot[1]!;
-      if (state[slot] === PENDING) return this.heapTime[1]!;
-      this.heapPop();
-      this.discard(slot);
-    }
-    return undefined;
+    if (this.queued === 0) return undefined;
+    return this.slotTime[this.bucketHead[this.findDay()]!]!;
   }
 
   /**
@@ -228,28 +275,19 @@ export class Scheduler {
    * For custom loops and tests; {@link run} is the usual way to drive a simulation.
    */
   popNext(): boolean {
-    // The take logic is written out here and in `loop` on purpose: sharing it through one
-    // helper measured 4–5 % slower on both paths (hold model, Node 20, same process).
+    // The take logic is written out here and in `loop` on purpose: a shared helper that
+    // returns the slot costs a call on every event where V8 does not inline it.
     for (;;) {
       let slot: number;
       if (this.laneCount !== 0) {
         slot = this.laneShift();
-        if (this.slotState[slot] !== PENDING) {
-          this.discard(slot);
+        if (this.slotState[slot] === CANCELLED) {
+          this.laneCancelled--;
+          this.freeSlot(slot);
           continue;
         }
-      } else if (this.heapSize !== 0) {
-        const t = this.heapTime[1]!;
-        slot = this.heapPop();
-        if (this.slotState[slot] !== PENDING) {
-          this.discard(slot); // a cancelled event does not move the clock
-          continue;
-        }
-        this.now = t;
-        if (this.heapSize !== 0 && this.heapTime[1] === t) {
-          this.gatherTies(slot, t);
-          continue;
-        }
+      } else if (this.queued !== 0) {
+        slot = this.takeEarliest(this.findDay());
       } else {
         return false;
       }
@@ -297,11 +335,7 @@ export class Scheduler {
     return this.run({ untilPs });
   }
 
-  // The event loop. It calls only small helpers, which V8 inlines, so its speed does not
-  // depend on being inlined into a caller. Measured (hold model, Node 20, same process,
-  // relative to a bare heap): 0.72 of its speed at 1k pending; a loop that called a separate
-  // take-one-event method, or used # private fields instead of TypeScript `private`, lost
-  // 4–10 points more. Returns "empty" when nothing is left that is due by `untilPs`.
+  // The event loop. Returns "empty" when nothing is left that is due by `untilPs`.
   private loop(untilPs: TimePs, stopWhen: (() => boolean) | undefined): RunOutcome {
     this.stopRequested = false;
     const handlers = this.handlers;
@@ -309,23 +343,15 @@ export class Scheduler {
       let slot: number;
       if (this.laneCount !== 0) {
         slot = this.laneShift();
-        if (this.slotState[slot] !== PENDING) {
-          this.discard(slot);
+        if (this.slotState[slot] === CANCELLED) {
+          this.laneCancelled--;
+          this.freeSlot(slot);
           continue;
         }
-      } else if (this.heapSize !== 0) {
-        const t = this.heapTime[1]!;
-        if (t > untilPs) return "empty";
-        slot = this.heapPop();
-        if (this.slotState[slot] !== PENDING) {
-          this.discard(slot); // a cancelled event does not move the clock
-          continue;
-        }
-        this.now = t;
-        if (this.heapSize !== 0 && this.heapTime[1] === t) {
-          this.gatherTies(slot, t);
-          continue;
-        }
+      } else if (this.queued !== 0) {
+        const day = this.findDay();
+        if (this.slotTime[this.bucketHead[day]!]! > untilPs) return "empty";
+        slot = this.takeEarliest(day);
       } else {
         return "empty";
       }
@@ -341,8 +367,8 @@ export class Scheduler {
     }
   }
 
-  // Kept small so that V8 can inline it together with the pop into a caller's loop (its
-  // inlining budget is per optimised function): one combined check, errors built elsewhere.
+  // Kept small so that V8 can inline it into a caller's loop (its inlining budget is per
+  // optimised function): one combined check, errors built elsewhere.
   private insert(atPs: TimePs, kind: EventKind, target: number): number {
     if (
       !(atPs >= this.now && atPs <= MAX_TIME_PS && Math.floor(atPs) === atPs) ||
@@ -352,49 +378,256 @@ export class Scheduler {
       this.badEvent(atPs, kind, target);
     }
     const slot = this.allocSlot();
-    this.slotSeq[slot] = this.seq++;
     this.slotKind[slot] = kind;
     this.slotTarget[slot] = target;
-    this.slotState[slot] = PENDING;
-    if (atPs === this.now) this.lanePush(slot);
-    else this.heapPush(atPs, slot);
+    if (atPs === this.now) this.laneAppend(slot);
+    else this.enqueue(slot, atPs);
     return slot;
   }
 
-  // The clock has just advanced to `timePs`, `first` was popped and more heap events are due
-  // at that time. Moves them all to the fast lane in sequence order, where the loop takes
-  // them (cancelled ones included, which it discards). The lane is empty here (the clock
-  // only advances once it is drained), so restarting it at index 0 lets the insertion sort
-  // index it directly. A batch is a few events.
-  private gatherTies(first: number, timePs: TimePs): void {
-    const slotSeq = this.slotSeq;
-    this.laneHead = 0;
-    this.lanePush(first);
-    while (this.heapSize !== 0 && this.heapTime[1] === timePs) {
-      const slot = this.heapPop();
-      const seq = slotSeq[slot]!;
-      this.lanePush(slot);
-      const lane = this.lane;
-      let i = this.laneCount - 1;
-      while (i > 0 && slotSeq[lane[i - 1]!]! > seq) {
-        lane[i] = lane[i - 1]!;
-        i--;
-      }
-      lane[i] = slot;
+  // Puts a slot into its day's bucket, behind the events of the same or an earlier time.
+  // Most land in an empty bucket or at the tail (later than all in the bucket); the rest is
+  // left to `enqueueBefore`, so that this stays small enough for V8 to inline into every
+  // caller (its inlining budget is per optimised function, and this runs once per event).
+  private enqueue(slot: number, timePs: TimePs): void {
+    this.slotState[slot] = QUEUED;
+    this.slotTime[slot] = timePs;
+    const dayNumber = Math.floor(timePs * this.perWidth);
+    const day = dayNumber & this.bucketMask;
+    // Looking for the next event can run ahead of the clock (run until a time); an event
+    // scheduled before the day reached then moves the current day back.
+    if (dayNumber < this.dayNumber) {
+      this.dayNumber = dayNumber;
+      this.day = day;
     }
+    const tail = this.bucketTail[day]!;
+    if (this.bucketHead[day] === NIL) {
+      this.bucketHead[day] = slot;
+      this.bucketTail[day] = slot;
+      this.slotNext[slot] = NIL;
+    } else if (timePs >= this.slotTime[tail]!) {
+      this.slotNext[tail] = slot;
+      this.slotNext[slot] = NIL;
+      this.bucketTail[day] = slot;
+    } else {
+      this.enqueueBefore(slot, timePs, day);
+    }
+    if (++this.queued > this.growAbove) this.rebuild(2 * (this.bucketMask + 1));
   }
 
-  private discard(slot: number): void {
-    this.cancelled--;
-    this.freeSlot(slot);
+  // Puts a slot into a bucket whose tail is later than `timePs`: at the head, or after the
+  // last entry of the same or an earlier time.
+  private enqueueBefore(slot: number, timePs: TimePs, day: number): void {
+    const time = this.slotTime;
+    const next = this.slotNext;
+    const head = this.bucketHead[day]!;
+    if (timePs < time[head]!) {
+      next[slot] = head;
+      this.bucketHead[day] = slot;
+      return;
+    }
+    // The tail is later, so the walk ends before the chain does.
+    let before = head;
+    let after = next[head]!;
+    let steps = 1;
+    while (time[after]! <= timePs) {
+      before = after;
+      after = next[after]!;
+      steps++;
+    }
+    next[slot] = after;
+    next[before] = slot;
+    this.costSteps += steps;
+  }
+
+  // The bucket whose head is the earliest calendar event (the calendar is not empty). Mostly
+  // the current day's; else `scanDays` looks further.
+  private findDay(): number {
+    const day = this.day;
+    const slot = this.bucketHead[day]!;
+    if (slot !== NIL && Math.floor(this.slotTime[slot]! * this.perWidth) <= this.dayNumber) {
+      return day;
+    }
+    return this.scanDays();
+  }
+
+  // The first day after the current one whose head belongs to that day's year, else (a year
+  // without events: they are sparse for the width) the day of the earliest head of all.
+  private scanDays(): number {
+    const head = this.bucketHead;
+    const time = this.slotTime;
+    const mask = this.bucketMask;
+    const perWidth = this.perWidth;
+    let day = this.day;
+    let dayNumber = this.dayNumber;
+    for (let k = 1; k <= mask; k++) {
+      day = (day + 1) & mask;
+      dayNumber++;
+      const slot = head[day]!;
+      if (slot !== NIL && Math.floor(time[slot]! * perWidth) <= dayNumber) {
+        this.day = day;
+        this.dayNumber = dayNumber;
+        this.costSteps += k;
+        return day;
+      }
+    }
+    this.costSteps += mask + 1;
+    let best = NIL;
+    let bestTime = Number.POSITIVE_INFINITY;
+    for (let d = 0; d <= mask; d++) {
+      const slot = head[d]!;
+      if (slot !== NIL && time[slot]! < bestTime) {
+        bestTime = time[slot]!;
+        best = d;
+      }
+    }
+    this.dayNumber = Math.floor(bestTime * perWidth);
+    this.day = best;
+    return best;
+  }
+
+  // Takes the head of `day`'s bucket (the earliest event) and advances the clock to its
+  // time. Events of the same time behind it go to the fast lane (`laneTies`).
+  private takeEarliest(day: number): number {
+    const slot = this.bucketHead[day]!;
+    const timePs = this.slotTime[slot]!;
+    const rest = this.slotNext[slot]!;
+    this.now = timePs;
+    if (rest !== NIL && this.slotTime[rest] === timePs) this.laneTies(rest, day, timePs);
+    else this.bucketHead[day] = rest;
+    if (--this.queued < this.shrinkBelow) this.rebuild((this.bucketMask + 1) >> 1);
+    else if (--this.costCountdown === 0) this.checkCost();
+    return slot;
+  }
+
+  // The clock has just advanced to `timePs`, and `first` heads the events of that time left
+  // in `day`'s bucket: they are consecutive there, in scheduling order, and go to the fast
+  // lane in one piece. The lane is empty (the clock only advances once it is drained).
+  private laneTies(first: number, day: number, timePs: TimePs): void {
+    const time = this.slotTime;
+    const next = this.slotNext;
+    const state = this.slotState;
+    let last = first;
+    let count = 1;
+    state[first] = DUE;
+    let rest = next[first]!;
+    while (rest !== NIL && time[rest]! === timePs) {
+      last = rest;
+      state[last] = DUE;
+      count++;
+      rest = next[last]!;
+    }
+    next[last] = NIL;
+    this.bucketHead[day] = rest;
+    this.laneHead = first;
+    this.laneTail = last;
+    this.laneCount = count;
+    this.queued -= count;
+  }
+
+  // Removes a calendar event from its bucket.
+  private unlink(slot: number): void {
+    const day = Math.floor(this.slotTime[slot]! * this.perWidth) & this.bucketMask;
+    const next = this.slotNext;
+    let before = NIL;
+    let at = this.bucketHead[day]!;
+    while (at !== slot) {
+      before = at;
+      at = next[at]!;
+    }
+    if (before === NIL) this.bucketHead[day] = next[slot]!;
+    else next[before] = next[slot]!;
+    if (this.bucketTail[day] === slot) this.bucketTail[day] = before;
+  }
+
+  // Called every `costInterval` dequeues: estimates the width again when the work per event
+  // says the event density has changed. When a new width does not help (a distribution no
+  // width suits), the checks back off, so that the estimates cost little.
+  private checkCost(): void {
+    const perEvent = this.costSteps / this.costInterval;
+    const base = 4 * (this.bucketMask + 1);
+    if (perEvent > COST_LIMIT) {
+      this.rebuild(this.bucketMask + 1);
+      this.costInterval = Math.min(this.costInterval * 2, 64 * base);
+    } else {
+      this.costInterval = base;
+    }
+    this.costSteps = 0;
+    this.costCountdown = this.costInterval;
+  }
+
+  // Sets up `buckets` buckets (a power of two) with a width estimated from the pending events
+  // and puts every calendar event back. Events of equal time share a bucket and are taken
+  // out and put back in their order, so FIFO ties survive.
+  private rebuild(buckets: number): void {
+    const count = this.queued;
+    const slots = new Int32Array(count);
+    const head = this.bucketHead;
+    const next = this.slotNext;
+    let k = 0;
+    for (let day = 0; day < head.length; day++) {
+      for (let slot = head[day]!; slot !== NIL; slot = next[slot]!) slots[k++] = slot;
+    }
+    this.widthPs = this.estimateWidth(slots);
+    this.perWidth = 1 / this.widthPs;
+    if (buckets !== head.length) {
+      this.bucketHead = new Int32Array(buckets);
+      this.bucketTail = new Int32Array(buckets);
+    }
+    this.bucketHead.fill(NIL);
+    this.bucketMask = buckets - 1;
+    this.growAbove = 2 * buckets;
+    this.shrinkBelow = buckets > MIN_BUCKETS ? buckets >> 1 : 0;
+    this.dayNumber = Math.floor(this.now * this.perWidth);
+    this.day = this.dayNumber & this.bucketMask;
+    this.queued = 0;
+    for (let i = 0; i < count; i++) this.enqueue(slots[i]!, this.slotTime[slots[i]!]!);
+    this.costSteps = 0;
+    this.costInterval = 4 * buckets;
+    this.costCountdown = this.costInterval;
+  }
+
+  // Brown's estimate: three times the mean gap between the earliest events, leaving out gaps
+  // over twice the mean. With many events, from a strided sample of them, whose gaps are the
+  // true ones stretched by the sampling step. Keeps the current width when every sampled event
+  // is at one time.
+  private estimateWidth(slots: Int32Array): number {
+    const count = slots.length;
+    if (count < 2) return this.widthPs;
+    const step = Math.ceil(count / WIDTH_SAMPLE_MAX);
+    const sample = new Float64Array(Math.ceil(count / step));
+    for (let i = 0, j = 0; i < count; i += step, j++) sample[j] = this.slotTime[slots[i]!]!;
+    sample.sort();
+    const n = Math.min(sample.length, WIDTH_SAMPLE_HEAD + 1);
+    let gap = meanGapWithoutOutliers(sample, n);
+    if (gap === 0) gap = (sample[sample.length - 1]! - sample[0]!) / (sample.length - 1);
+    if (gap === 0) return this.widthPs;
+    return Math.max(1, (3 * gap) / step);
+  }
+
+  private laneAppend(slot: number): void {
+    this.slotState[slot] = DUE;
+    this.slotNext[slot] = NIL;
+    if (this.laneCount++ === 0) this.laneHead = slot;
+    else this.slotNext[this.laneTail] = slot;
+    this.laneTail = slot;
+  }
+
+  private laneShift(): number {
+    const slot = this.laneHead;
+    this.laneHead = this.slotNext[slot]!;
+    this.laneCount--;
+    return slot;
   }
 
   private liveSlot(handle: EventHandle): number {
     if (!(handle >= 0) || !Number.isSafeInteger(handle)) return -1;
     const slot = handle % SLOT_LIMIT;
-    const tag = (handle - slot) / SLOT_LIMIT;
-    if (slot >= this.slotCount || this.slotState[slot] !== PENDING) return -1;
-    return this.slotSeq[slot]! % SEQ_TAG_LIMIT === tag ? slot : -1;
+    const gen = (handle - slot) / SLOT_LIMIT;
+    if (slot >= this.slotCount) return -1;
+    if (gen === 0 || this.slotGen[slot] !== gen) return -1;
+    const state = this.slotState[slot];
+    return state === QUEUED || state === DUE ? slot : -1;
   }
 
   private allocSlot(): number {
@@ -403,8 +636,10 @@ export class Scheduler {
     return this.slotCount++;
   }
 
+  // A free slot has generation 0, which no handle carries: handles of the events it held are
+  // dead from here on.
   private freeSlot(slot: number): void {
-    this.slotState[slot] = FREE;
+    this.slotGen[slot] = 0;
     this.freeSlots[this.freeTop++] = slot;
   }
 
@@ -413,142 +648,14 @@ export class Scheduler {
       throw new RangeError(`more than ${SLOT_LIMIT} events pending: the scheduler's limit`);
     }
     const capacity = Math.min(this.capacity * 2, SLOT_LIMIT);
-    this.slotSeq = resized(this.slotSeq, capacity);
+    this.slotTime = resized(this.slotTime, capacity);
+    this.slotNext = resized(this.slotNext, capacity);
     this.slotKind = resized(this.slotKind, capacity);
     this.slotTarget = resized(this.slotTarget, capacity);
     this.slotState = resized(this.slotState, capacity);
+    this.slotGen = resized(this.slotGen, capacity);
     this.freeSlots = resized(this.freeSlots, capacity);
-    this.heapTime = resized(this.heapTime, capacity + 2);
-    this.heapSlot = resized(this.heapSlot, capacity + 2);
     this.capacity = capacity;
-  }
-
-  // Sift-up. Times alone decide: ties are settled later, in gatherTies.
-  private heapPush(timePs: TimePs, slot: number): void {
-    const heapTime = this.heapTime;
-    const heapSlot = this.heapSlot;
-    let k = ++this.heapSize;
-    while (k > 1) {
-      const parent = k >> 1;
-      const parentTime = heapTime[parent]!;
-      if (parentTime <= timePs) break;
-      heapTime[k] = parentTime;
-      heapSlot[k] = heapSlot[parent]!;
-      k = parent;
-    }
-    heapTime[k] = timePs;
-    heapSlot[k] = slot;
-  }
-
-  // Removes the root and returns its slot. Bottom-up variant: walk the hole from the root to
-  // a leaf along the smaller children (one comparison per level instead of two), then sift
-  // the former last entry up from there; it rarely rises far, having been a leaf itself.
-  //
-  // Choosing the smaller child: with random times the comparison is a coin flip that a
-  // branch predictor gets wrong half the time, so in the upper levels, which stay in cache,
-  // the choice is arithmetic (`child += +(right < left)`). In the deep levels of a large heap
-  // the loads miss the cache, and a predicted branch lets the CPU start the next level's
-  // load early, which pays more than the mispredictions cost. Measured on bare heaps (hold
-  // model, Node 20): branch-free 16.3 / 7.9 / 2.0 M ops/s at 1k / 100k / 1M pending,
-  // branchy 10.8 / 6.0 / 3.1, this hybrid 16.3 / 8.1 / 3.5.
-  private heapPop(): number {
-    const heapTime = this.heapTime;
-    const heapSlot = this.heapSlot;
-    const top = heapSlot[1]!;
-    const n = --this.heapSize;
-    const lastTime = heapTime[n + 1]!;
-    const lastSlot = heapSlot[n + 1]!;
-    heapTime[n + 1] = Number.POSITIVE_INFINITY;
-    let hole = 1;
-    let child = 2;
-    const branchFreeEnd = n < BRANCHY_FROM ? n : BRANCHY_FROM - 1;
-    while (child <= branchFreeEnd) {
-      child += +(heapTime[child + 1]! < heapTime[child]!);
-      heapTime[hole] = heapTime[child]!;
-      heapSlot[hole] = heapSlot[child]!;
-      hole = child;
-      child = 2 * hole;
-    }
-    while (child <= n) {
-      if (heapTime[child + 1]! < heapTime[child]!) child++;
-      heapTime[hole] = heapTime[child]!;
-      heapSlot[hole] = heapSlot[child]!;
-      hole = child;
-      child = 2 * hole;
-    }
-    while (hole > 1) {
-      const parent = hole >> 1;
-      const parentTime = heapTime[parent]!;
-      if (parentTime <= lastTime) break;
-      heapTime[hole] = parentTime;
-      heapSlot[hole] = heapSlot[parent]!;
-      hole = parent;
-    }
-    heapTime[hole] = lastTime;
-    heapSlot[hole] = lastSlot;
-    return top;
-  }
-
-  // Drops cancelled entries from the heap and restores heap order bottom-up (Floyd), O(n).
-  private compact(): void {
-    const heapTime = this.heapTime;
-    const heapSlot = this.heapSlot;
-    const state = this.slotState;
-    let kept = 0;
-    for (let k = 1; k <= this.heapSize; k++) {
-      const slot = heapSlot[k]!;
-      if (state[slot] === PENDING) {
-        kept++;
-        heapTime[kept] = heapTime[k]!;
-        heapSlot[kept] = slot;
-      } else {
-        this.discard(slot);
-      }
-    }
-    this.heapSize = kept;
-    for (let k = kept >> 1; k >= 1; k--) this.siftDown(k);
-  }
-
-  private siftDown(start: number): void {
-    const heapTime = this.heapTime;
-    const heapSlot = this.heapSlot;
-    const n = this.heapSize;
-    const time = heapTime[start]!;
-    const slot = heapSlot[start]!;
-    let k = start;
-    for (;;) {
-      let child = 2 * k;
-      if (child > n) break;
-      if (child < n && heapTime[child + 1]! < heapTime[child]!) child++;
-      if (heapTime[child]! >= time) break;
-      heapTime[k] = heapTime[child]!;
-      heapSlot[k] = heapSlot[child]!;
-      k = child;
-    }
-    heapTime[k] = time;
-    heapSlot[k] = slot;
-  }
-
-  private lanePush(slot: number): void {
-    const mask = this.lane.length - 1;
-    if (this.laneCount > mask) {
-      const grown = new Int32Array(this.lane.length * 2);
-      for (let i = 0; i < this.laneCount; i++) {
-        grown[i] = this.lane[(this.laneHead + i) & mask]!;
-      }
-      this.lane = grown;
-      this.laneHead = 0;
-      this.lane[this.laneCount++] = slot;
-      return;
-    }
-    this.lane[(this.laneHead + this.laneCount++) & mask] = slot;
-  }
-
-  private laneShift(): number {
-    const slot = this.lane[this.laneHead]!;
-    this.laneHead = (this.laneHead + 1) & (this.lane.length - 1);
-    this.laneCount--;
-    return slot;
   }
 
   private badEvent(atPs: number, kind: number, target: number): never {
@@ -570,4 +677,20 @@ export class Scheduler {
     }
     throw new RangeError(`cannot schedule ${name}: target must be a 32-bit integer, got ${target}`);
   }
+}
+
+// Mean gap between consecutive values of sorted[0..n), leaving out gaps over twice the mean.
+function meanGapWithoutOutliers(sorted: Float64Array, n: number): number {
+  if (n < 2) return 0;
+  const mean = (sorted[n - 1]! - sorted[0]!) / (n - 1);
+  let sum = 0;
+  let kept = 0;
+  for (let i = 1; i < n; i++) {
+    const gap = sorted[i]! - sorted[i - 1]!;
+    if (gap <= 2 * mean) {
+      sum += gap;
+      kept++;
+    }
+  }
+  return kept === 0 ? mean : sum / kept;
 }
