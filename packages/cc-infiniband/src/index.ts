@@ -20,7 +20,7 @@ export { createSwitchPart, switchPartFactory } from "./switch-part.js";
 /** The whole scheme with resolved parameters: switch, receiver and sender parts. */
 export function infinibandCc(p: IbCcParams): CcScheme {
   return {
-    specVersion: 1,
+    specVersion: 2,
     name: "infiniband",
     switchPart: switchPartFactory(p),
     receiverPart: receiverPartFactory,

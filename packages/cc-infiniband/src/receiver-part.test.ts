@@ -1,12 +1,16 @@
-import { Packet, type PacketKind } from "@cclab/fabric";
+import { type PacketId, type PacketInit, type PacketKind, Packets } from "@cclab/fabric";
 import { fc, test } from "@fast-check/vitest";
 import { describe, expect, it } from "vitest";
 import { createReceiverPart, receiverPartFactory } from "./receiver-part.js";
 import { testHostContext } from "./test-host-context.js";
 
+/** Every test part's packets (the parts read the packets they are handed here). */
+const PACKETS = new Packets();
+
 function receiver(controlPacketBytes = 64, hostIndex = 5) {
-  const sent: Packet[] = [];
+  const sent: PacketId[] = [];
   const context = testHostContext({
+    packets: PACKETS,
     hostIndex,
     controlPacketBytes,
     sendControl: (packet) => sent.push(packet),
@@ -14,18 +18,20 @@ function receiver(controlPacketBytes = 64, hostIndex = 5) {
   return { part: createReceiverPart(context), sent, scheduler: context.scheduler };
 }
 
-function arriving(fields: Partial<Packet>): Packet {
-  const p = new Packet();
-  p.kind = "data";
-  p.sizeBytes = 2074;
-  p.srcHost = 2;
-  p.dstHost = 5;
-  p.flowId = 77;
-  p.sl = 1;
-  p.vl = 1;
-  Object.assign(p, fields);
-  return p;
+function arriving(fields: PacketInit): PacketId {
+  return PACKETS.create({
+    kind: "data",
+    sizeBytes: 2074,
+    srcHost: 2,
+    dstHost: 5,
+    flowId: 77,
+    sl: 1,
+    vl: 1,
+    ...fields,
+  });
 }
+
+const fields = (p: PacketId) => PACKETS.snapshot(p);
 
 describe("receiver part", () => {
   test.prop([
@@ -41,8 +47,8 @@ describe("receiver part", () => {
       const data = arriving({ fecn: true, srcHost, flowId, sl, vl });
       part.onArrive?.(data);
       expect(sent).toHaveLength(1);
-      const cnp = sent[0]!;
-      expect(cnp).not.toBe(data);
+      expect(sent[0]).not.toBe(data);
+      const cnp = fields(sent[0]!);
       expect(cnp.kind).toBe("cnp");
       expect(cnp.becn).toBe(true);
       expect(cnp.fecn).toBe(false);
@@ -53,9 +59,7 @@ describe("receiver part", () => {
       expect(cnp.sizeBytes).toBe(controlBytes);
       expect(cnp.payloadBytes).toBe(0);
       // The data packet itself is left as it arrived.
-      expect(data.kind).toBe("data");
-      expect(data.fecn).toBe(true);
-      expect(data.becn).toBe(false);
+      expect(fields(data)).toMatchObject({ kind: "data", fecn: true, becn: false });
       expect(part.counters?.()).toEqual({ fecnReceived: 1, cnpSent: 1 });
     },
   );
@@ -67,8 +71,8 @@ describe("receiver part", () => {
     });
     for (let i = 0; i < 6; i++) scheduler.schedule(1000 * (i + 1), kind, i);
     scheduler.run();
-    expect(sent.map((c) => c.flowId)).toEqual([0, 2, 4]);
-    expect(sent.map((c) => c.createdPs)).toEqual([1000, 3000, 5000]);
+    expect(sent.map((c) => fields(c).flowId)).toEqual([0, 2, 4]);
+    expect(sent.map((c) => fields(c).createdPs)).toEqual([1000, 3000, 5000]);
     expect(part.counters?.()).toEqual({ fecnReceived: 3, cnpSent: 3 });
   });
 
@@ -95,10 +99,11 @@ describe("receiver part", () => {
   });
 
   it("the factory creates the part", () => {
-    expect(receiverPartFactory.specVersion).toBe(1);
-    const sent: Packet[] = [];
+    expect(receiverPartFactory.specVersion).toBe(2);
+    const sent: PacketId[] = [];
     const part = receiverPartFactory.create(
       testHostContext({
+        packets: PACKETS,
         hostCount: 2,
         uplinkRateGbps: 10,
         controlPacketBytes: 32,
@@ -106,6 +111,6 @@ describe("receiver part", () => {
       }),
     );
     part.onArrive?.(arriving({ fecn: true }));
-    expect(sent.map((p) => p.sizeBytes)).toEqual([32]);
+    expect(sent.map((p) => fields(p).sizeBytes)).toEqual([32]);
   });
 });

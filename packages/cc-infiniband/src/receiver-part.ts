@@ -1,6 +1,7 @@
 import {
+  DATA_KIND,
   type HostPartContext,
-  Packet,
+  type PacketId,
   type ReceiverPart,
   type ReceiverPartFactory,
 } from "@cclab/fabric";
@@ -16,18 +17,26 @@ export function createReceiverPart(context: HostPartContext): ReceiverPart {
   let fecnReceived = 0;
   let cnpSent = 0;
   return {
-    onArrive(packet: Packet): void {
-      if (packet.kind !== "data" || !packet.fecn || packet.becn) return;
+    onArrive(packet: PacketId): void {
+      const packets = context.packets;
+      if (
+        packets.kindCode[packet] !== DATA_KIND ||
+        packets.fecn[packet] === 0 ||
+        packets.becn[packet] === 1
+      ) {
+        return;
+      }
       fecnReceived++;
-      const cnp = new Packet();
-      cnp.kind = "cnp";
-      cnp.becn = true;
-      cnp.sizeBytes = context.controlPacketBytes;
-      cnp.flowId = packet.flowId;
-      cnp.dstHost = packet.srcHost;
-      cnp.sl = packet.sl;
-      cnp.vl = packet.vl;
-      cnp.createdPs = context.scheduler.nowPs;
+      const cnp = packets.create({
+        kind: "cnp",
+        becn: true,
+        sizeBytes: context.controlPacketBytes,
+        flowId: packets.flowId[packet]!,
+        dstHost: packets.srcHost[packet]!,
+        sl: packets.sl[packet]!,
+        vl: packets.vl[packet]!,
+        createdPs: context.scheduler.nowPs,
+      });
       context.sendControl(cnp);
       cnpSent++;
     },
@@ -36,7 +45,7 @@ export function createReceiverPart(context: HostPartContext): ReceiverPart {
 }
 
 export const receiverPartFactory: ReceiverPartFactory = {
-  specVersion: 1,
+  specVersion: 2,
   name: "infiniband receiver (FECN → CNP)",
   create: createReceiverPart,
 };

@@ -1,5 +1,5 @@
 import { serializationPs, type TimePs, usToPs } from "@cclab/core-des";
-import { type FlowGate, Packet } from "@cclab/fabric";
+import { type FlowGate, type PacketId, Packets } from "@cclab/fabric";
 import { fc, test } from "@fast-check/vitest";
 import { describe, expect, it } from "vitest";
 import { params } from "./params.js";
@@ -9,13 +9,11 @@ import { testHostContext } from "./test-host-context.js";
 /** A CCT whose entries are all distinct and exact in picoseconds: entry i = i² / 4 µs. */
 const TABLE_US = Array.from({ length: 128 }, (_, i) => (i * i) / 4);
 
-function becnFor(flowId: number, becn = true): Packet {
-  const p = new Packet();
-  p.kind = "cnp";
-  p.becn = becn;
-  p.flowId = flowId;
-  p.sizeBytes = 64;
-  return p;
+/** Every test part's packets (the parts read the packets they are handed here). */
+const PACKETS = new Packets();
+
+function becnFor(flowId: number, becn = true): PacketId {
+  return PACKETS.create({ kind: "cnp", becn, flowId, sizeBytes: 64 });
 }
 
 function sender(input: Record<string, unknown>, rateGbps = 40) {
@@ -23,6 +21,7 @@ function sender(input: Record<string, unknown>, rateGbps = 40) {
   /** Times at which the part told the host its gates may allow sending earlier. */
   const gatesChangedAt: TimePs[] = [];
   const context = testHostContext({
+    packets: PACKETS,
     uplinkRateGbps: rateGbps,
     gatesChanged: () => gatesChangedAt.push(context.scheduler.nowPs),
   });
@@ -59,11 +58,8 @@ function sender(input: Record<string, unknown>, rateGbps = 40) {
   };
 }
 
-function dataPacket(sizeBytes: number, flowId: number): Packet {
-  const p = new Packet();
-  p.sizeBytes = sizeBytes;
-  p.flowId = flowId;
-  return p;
+function dataPacket(sizeBytes: number, flowId: number): PacketId {
+  return PACKETS.create({ sizeBytes, flowId });
 }
 
 // A timer far beyond anything the tests run to: no decrement interferes.
@@ -436,8 +432,10 @@ describe("CCTI timers", () => {
 
 it("the factory creates the part with the given parameters", () => {
   const factory = senderPartFactory(params.parse({ cctiIncrease: 5, ...NO_TIMER }));
-  expect(factory.specVersion).toBe(1);
-  const part = factory.create(testHostContext({ hostCount: 2, uplinkRateGbps: 10 }));
+  expect(factory.specVersion).toBe(2);
+  const part = factory.create(
+    testHostContext({ packets: PACKETS, hostCount: 2, uplinkRateGbps: 10 }),
+  );
   part.openFlow({ flowId: 9, srcHost: 0, dstHost: 1, sl: 0 });
   part.onControl?.(becnFor(9));
   const seen: [number, string, number][] = [];

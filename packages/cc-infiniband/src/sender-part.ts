@@ -3,7 +3,7 @@ import type {
   FlowGate,
   FlowInfo,
   HostPartContext,
-  Packet,
+  PacketId,
   SenderPart,
   SenderPartFactory,
 } from "@cclab/fabric";
@@ -50,9 +50,10 @@ class Throttle implements FlowGate, TimerOwner {
     return lastEndPs + s.cctPs[this.ccti]!;
   }
 
-  onSent(packet: Packet): void {
-    this.lastStartPs = this.shared.context.scheduler.nowPs;
-    this.lastSizeBytes = packet.sizeBytes;
+  onSent(packet: PacketId): void {
+    const context = this.shared.context;
+    this.lastStartPs = context.scheduler.nowPs;
+    this.lastSizeBytes = context.packets.sizeBytes[packet]!;
   }
 
   /** Lowers the CCTI by one unless at CCTI_Min; true if it did. */
@@ -174,9 +175,10 @@ export function createSenderPart(p: IbCcParams, context: HostPartContext): Sende
       byFlow.set(flow.flowId, t);
       return t;
     },
-    onControl(packet: Packet): void {
-      if (!packet.becn) return;
-      const t = byFlow.get(packet.flowId);
+    onControl(packet: PacketId): void {
+      const packets = context.packets;
+      if (packets.becn[packet] === 0) return;
+      const t = byFlow.get(packets.flowId[packet]!);
       if (t !== undefined) onBecn(t);
     },
     counters: () => ({ becnReceived, cctiDecrements: shared.cctiDecrements }),
@@ -199,7 +201,7 @@ export function createSenderPart(p: IbCcParams, context: HostPartContext): Sende
 
 export function senderPartFactory(p: IbCcParams): SenderPartFactory {
   return {
-    specVersion: 1,
+    specVersion: 2,
     name: "infiniband sender (CCT throttling)",
     create: (context) => createSenderPart(p, context),
   };

@@ -1,8 +1,9 @@
 import { createRng, Scheduler } from "@cclab/core-des";
 import {
   FROM_SWITCH_CONTROL,
-  Packet,
+  type PacketId,
   type PacketKind,
+  Packets,
   type PortView,
   type SwitchPart,
   type SwitchPartContext,
@@ -38,15 +39,16 @@ class FakePort implements PortView {
 interface Harness {
   readonly part: SwitchPart;
   readonly ports: FakePort[];
+  readonly packets: Packets;
   /** Buffers a packet of `size` bytes at `inPort` for `outPort`. */
   enqueue(
     inPort: number,
     outPort: number,
     size: number,
     opts?: { vl?: number; kind?: PacketKind },
-  ): Packet;
+  ): PacketId;
   /** Starts sending `packet` (buffered at `inPort`); returns its FECN bit afterwards. */
-  transmit(packet: Packet, inPort: number): boolean;
+  transmit(packet: PacketId, inPort: number): boolean;
   fecnMarked(): number;
   congestionEntries(): number;
 }
@@ -67,8 +69,10 @@ function harness(
   const vls = opts.vls ?? 1;
   const ports = Array.from({ length: opts.ports ?? 4 }, () => new FakePort(vls));
   const hostPorts = new Set(opts.hostPorts ?? []);
+  const packets = new Packets();
   const context: SwitchPartContext = {
     scheduler: new Scheduler(),
+    packets,
     rng: createRng(opts.seed ?? 1).split("switch/0/cc"),
     switchIndex: 0,
     portCount: ports.length,
@@ -86,12 +90,10 @@ function harness(
   return {
     part,
     ports,
+    packets,
     enqueue(inPort, outPort, size, o = {}) {
-      const packet = new Packet();
-      packet.kind = o.kind ?? "data";
-      packet.sizeBytes = size;
-      packet.vl = o.vl ?? 0;
-      packet.outPort = outPort;
+      const packet = packets.create({ kind: o.kind ?? "data", sizeBytes: size, vl: o.vl ?? 0 });
+      packets.outPort[packet] = outPort;
       part.onEnqueue?.(packet, inPort);
       return packet;
     },
@@ -99,8 +101,8 @@ function harness(
     // input queue, then starts on the link.
     transmit(packet, inPort) {
       part.onDequeue?.(packet, inPort);
-      part.onTransmit?.(packet, inPort, packet.outPort);
-      return packet.fecn;
+      part.onTransmit?.(packet, inPort, packets.outPort[packet]!);
+      return packets.fecn[packet] === 1;
     },
     fecnMarked: () => counter("fecnMarked"),
     congestionEntries: () => counter("congestionEntries"),
@@ -357,7 +359,7 @@ describe("what is marked", () => {
     const h = harness({ ...markAll, ...single(1000) });
     h.enqueue(0, 1, 5000);
     const premarked = h.enqueue(0, 1, 1000);
-    premarked.fecn = true;
+    h.packets.fecn[premarked] = 1;
     expect(h.transmit(premarked, 0)).toBe(true);
     expect(h.fecnMarked()).toBe(0);
     const fresh = h.enqueue(0, 1, 1000);
@@ -370,11 +372,10 @@ describe("what is marked", () => {
     const h = harness({ markingRate: 1, marking: "count", packetSize64B: 0, ...single(1000) });
     h.enqueue(0, 1, 5000);
     for (let i = 0; i < 3; i++) {
-      const own = new Packet(); // a data packet, as far as its kind goes
-      own.sizeBytes = 2000;
-      own.outPort = 1;
+      const own = h.packets.create({ sizeBytes: 2000 }); // data, as far as its kind goes
+      h.packets.outPort[own] = 1;
       h.part.onTransmit?.(own, FROM_SWITCH_CONTROL, 1);
-      expect(own.fecn).toBe(false);
+      expect(h.packets.fecn[own]).toBe(0);
     }
     expect(h.fecnMarked()).toBe(0);
     // Had they advanced the count, the first data packet would be marked.
@@ -499,7 +500,7 @@ describe("against a from-scratch model", () => {
     );
     const voq = new Float64Array(PORTS * VLS * PORTS); // [(out·VLS + vl)·PORTS + in]
     const congested = new Uint8Array(PORTS * VLS);
-    const queued: { packet: Packet; input: number }[] = [];
+    const queued: { packet: PacketId; input: number }[] = [];
     const masked = (out: number) =>
       mask === "all" || (mask === "host-ports" && hostPorts.includes(out));
     const update = (out: number, vl: number) => {
@@ -536,12 +537,12 @@ describe("against a from-scratch model", () => {
         update(op.out, op.vl);
       } else if (queued.length > 0) {
         const [{ packet, input }] = queued.splice(op.pick % queued.length, 1) as [
-          { packet: Packet; input: number },
+          { packet: PacketId; input: number },
         ];
-        voq[(packet.outPort * VLS + packet.vl) * PORTS + input]! -= packet.sizeBytes;
-        update(packet.outPort, packet.vl);
-        const expected =
-          congested[packet.outPort * VLS + packet.vl] === 1 && packet.kind === "data";
+        const { outPort, vl, sizeBytes, kind } = h.packets.snapshot(packet);
+        voq[(outPort * VLS + vl) * PORTS + input]! -= sizeBytes;
+        update(outPort, vl);
+        const expected = congested[outPort * VLS + vl] === 1 && kind === "data";
         if (expected) marked++;
         expect(h.transmit(packet, input)).toBe(expected);
       }
@@ -552,7 +553,7 @@ describe("against a from-scratch model", () => {
 
 it("the factory builds the part for the network, with the given parameters", () => {
   const factory = switchPartFactory(params.parse({}));
-  expect(factory.specVersion).toBe(1);
+  expect(factory.specVersion).toBe(2);
   expect(factory.extraVls ?? 0).toBe(0);
   const h = harness({ ...markAll, ...single(1000) }, { viaFactory: true });
   const packets = Array.from({ length: 3 }, () => h.enqueue(0, 1, 600)); // 1800 B

@@ -1,6 +1,7 @@
 import {
+  DATA_KIND,
   FROM_SWITCH_CONTROL,
-  type Packet,
+  type PacketId,
   type SwitchPart,
   type SwitchPartContext,
   type SwitchPartFactory,
@@ -47,6 +48,7 @@ export function createSwitchPart(p: IbCcParams, context: SwitchPartContext): Swi
   const sinceMark = new Int32Array(ports * vls);
   const minMarkBytes = p.packetSize64B * 64;
   const rng = context.rng;
+  const packets = context.packets;
   let fecnMarked = 0;
   let congestionEntries = 0;
 
@@ -99,23 +101,23 @@ export function createSwitchPart(p: IbCcParams, context: SwitchPartContext): Swi
   };
 
   return {
-    onEnqueue(packet: Packet, inPort: number): void {
-      change(inPort, packet.outPort, packet.vl, packet.sizeBytes);
+    onEnqueue(packet: PacketId, inPort: number): void {
+      change(inPort, packets.outPort[packet]!, packets.vl[packet]!, packets.sizeBytes[packet]!);
     },
-    onDequeue(packet: Packet, inPort: number): void {
-      change(inPort, packet.outPort, packet.vl, -packet.sizeBytes);
+    onDequeue(packet: PacketId, inPort: number): void {
+      change(inPort, packets.outPort[packet]!, packets.vl[packet]!, -packets.sizeBytes[packet]!);
     },
-    onTransmit(packet: Packet, inPort: number, outPort: number): void {
+    onTransmit(packet: PacketId, inPort: number, outPort: number): void {
       if (inPort === FROM_SWITCH_CONTROL) return; // never sat in a VoQ
-      const ov = outPort * vls + packet.vl;
+      const ov = outPort * vls + packets.vl[packet]!;
       if (
         congested[ov] === 1 &&
-        packet.kind === "data" &&
-        packet.sizeBytes >= minMarkBytes &&
+        packets.kindCode[packet] === DATA_KIND &&
+        packets.sizeBytes[packet]! >= minMarkBytes &&
         shouldMark(ov)
       ) {
-        if (!packet.fecn) fecnMarked++;
-        packet.fecn = true;
+        if (packets.fecn[packet] === 0) fecnMarked++;
+        packets.fecn[packet] = 1;
       }
     },
     counters: () => ({ fecnMarked, congestionEntries }),
@@ -124,7 +126,7 @@ export function createSwitchPart(p: IbCcParams, context: SwitchPartContext): Swi
 
 export function switchPartFactory(p: IbCcParams): SwitchPartFactory {
   return {
-    specVersion: 1,
+    specVersion: 2,
     name: "infiniband switch (FECN marking)",
     create: (context) => createSwitchPart(p, context),
   };

@@ -1,5 +1,5 @@
 import { createRng, Scheduler } from "@cclab/core-des";
-import type { HostPartContext, PortView } from "@cclab/fabric";
+import { type HostPartContext, Packets, type PortView } from "@cclab/fabric";
 
 /** A port with nothing buffered, no credits and nothing paused, for part tests. */
 export const idlePort: PortView = {
@@ -16,8 +16,8 @@ const refuse = (what: string) => () => {
 };
 
 /**
- * A host context for testing one part on its own: host `hostIndex` of 8, a fresh scheduler, an
- * idle 40 Gb/s uplink; sending control packets, resending and re-asking gates throw unless
+ * A host context for testing one part on its own: host `hostIndex` of 8, a fresh scheduler and
+ * packet store, an idle 40 Gb/s uplink; sending control packets, resending and re-asking gates throw unless
  * `overrides` gives them.
  */
 export function testHostContext(
@@ -26,6 +26,7 @@ export function testHostContext(
   const hostIndex = overrides.hostIndex ?? 0;
   return {
     scheduler: new Scheduler(),
+    packets: new Packets(),
     rng: createRng(1).split(`host/${hostIndex}/cc`),
     hostIndex,
     hostCount: 8,

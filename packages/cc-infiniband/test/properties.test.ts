@@ -225,15 +225,17 @@ function runCase(c: Case): Outcome {
   let fecnAny = 0;
   let cnpsDelivered = 0;
   let violation: string | undefined;
+  const packets = net.packets;
   net.onDelivery((packet) => {
-    if (packet.fecn) fecnAny++;
-    if (packet.kind === "cnp") {
+    if (packets.fecn[packet] === 1) fecnAny++;
+    const kind = packets.kind(packet);
+    if (kind === "cnp") {
       cnpsDelivered++;
-      if (!packet.becn) violation ??= "a CNP arrived without BECN";
+      if (packets.becn[packet] === 0) violation ??= "a CNP arrived without BECN";
     }
-    if (packet.kind !== "data") return;
-    if (packet.fecn) fecnData++;
-    const key = `${packet.messageId}/${packet.seqInMessage}`;
+    if (kind !== "data") return;
+    if (packets.fecn[packet] === 1) fecnData++;
+    const key = `${packets.messageId[packet]}/${packets.seqInMessage[packet]}`;
     deliveries.set(key, (deliveries.get(key) ?? 0) + 1);
   });
   const stopWhen = () => {

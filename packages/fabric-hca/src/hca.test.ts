@@ -1,5 +1,5 @@
 import { Scheduler, serializationPs } from "@cclab/core-des";
-import { LinkSet, type Packet } from "@cclab/fabric";
+import { LinkSet, type PacketSnapshot, Packets } from "@cclab/fabric";
 import { describe, expect, it } from "vitest";
 import { Hca, registerHcaEvents } from "./hca.js";
 import { type HcaConfig, resolveHcaConfig } from "./hca-config.js";
@@ -10,7 +10,8 @@ const LATENCY_PS = 100_000;
 // Two hosts cabled back to back, credit flow control: the smallest fabric a host runs in.
 function pair(config: Partial<HcaConfig> = {}, vlCount = 1, latencyStats = true) {
   const scheduler = new Scheduler();
-  const links = new LinkSet(scheduler);
+  const packets = new Packets();
+  const links = new LinkSet(scheduler, packets);
   const hosts: Hca[] = [];
   const kinds = registerHcaEvents(scheduler, hosts);
   let nextId = 0;
@@ -24,6 +25,7 @@ function pair(config: Partial<HcaConfig> = {}, vlCount = 1, latencyStats = true)
         config: resolveHcaConfig(config),
         discipline: "credit",
         scheduler,
+        packets,
         kinds,
         nextMessageId: () => nextId++,
         latencyStats,
@@ -39,8 +41,9 @@ function pair(config: Partial<HcaConfig> = {}, vlCount = 1, latencyStats = true)
   b.uplinkFlow.credits.fill(a.inputCreditBlocks());
   ab.connect(a, 0, a.uplinkFlow, b, 0, b.receiveTiming());
   ba.connect(b, 0, b.uplinkFlow, a, 0, a.receiveTiming());
-  const received: { packet: Packet; atPs: number }[] = [];
-  b.onDelivery((packet, atPs) => received.push({ packet, atPs }));
+  // A delivered packet is freed after the listener: keep a copy of its fields.
+  const received: { packet: PacketSnapshot; atPs: number }[] = [];
+  b.onDelivery((packet, atPs) => received.push({ packet: packets.snapshot(packet), atPs }));
   return { scheduler, a, b, received };
 }
 

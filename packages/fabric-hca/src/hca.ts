@@ -1,14 +1,17 @@
 import { Histogram, type Scheduler, serializationPs, type TimePs } from "@cclab/core-des";
 import {
   creditBlocks,
+  DATA_KIND,
   Fifo,
   type FlowControlDiscipline,
   type FlowGate,
+  IntFifo,
   type Link,
   type LinkReceiver,
   type LinkSender,
-  Packet,
-  type PacketPool,
+  NO_PACKET,
+  type PacketId,
+  type Packets,
   PortFlowState,
   type PortView,
   type ReceiverPart,
@@ -39,10 +42,10 @@ export interface MessageCompletion {
 
 /**
  * Called for every packet a host consumes (after its receive service), data and control. The
- * packet may be read during the call only: with a packet pool (a network without CC) the
- * object is reused for a new packet once the listener returns.
+ * packet may be read during the call only: it is freed, and its id reused, once the listeners
+ * and the host's CC parts have seen it.
  */
-export type DeliveryListener = (packet: Packet, nowPs: TimePs) => void;
+export type DeliveryListener = (packet: PacketId, nowPs: TimePs) => void;
 
 /** Everything a host needs from the network that builds it. */
 export interface HcaSetup {
@@ -59,12 +62,8 @@ export interface HcaSetup {
   readonly kinds: HcaKinds;
   /** Assigns message ids unique in the network. */
   readonly nextMessageId: () => number;
-  /**
-   * Where data packets come from and go back to once consumed, shared by every host of the
-   * network. Only where nothing holds a packet after its delivery (no CC parts; listeners
-   * read packets only during their call). Default: a new packet each time, never reused.
-   */
-  readonly packetPool?: PacketPool;
+  /** The network's packets: data packets are made here and freed once consumed. */
+  readonly packets: Packets;
   /**
    * Whether the host keeps its own latency histograms (`totalLatencyPs`, `networkLatencyPs`).
    * Default true; a runner that keeps its own (with a warm-up) turns them off: two histogram
@@ -154,7 +153,7 @@ export class Hca implements LinkReceiver, LinkSender {
   private readonly scheduler: Scheduler;
   private readonly kinds: HcaKinds;
   private readonly nextMessageId: () => number;
-  private readonly packetPool: PacketPool | undefined;
+  private readonly packets: Packets;
   private readonly latencyStats: boolean;
   private readonly keepCompletions: boolean;
   private completionListener: ((completion: MessageCompletion) => void) | undefined;
@@ -186,8 +185,8 @@ export class Hca implements LinkReceiver, LinkSender {
   /** Per VL: queue pairs in the rotation, and those of them whose next packet is short. */
   private readonly rotationCount: Int32Array;
   private readonly rotationShort: Int32Array;
-  private readonly control = new Fifo<Packet>(4);
-  private readonly resends = new Fifo<Packet>(4);
+  private readonly control = new IntFifo(4);
+  private readonly resends = new IntFifo(4);
   private readonly arrivals: { message: Message; id: number }[] = [];
   private arrivalCursor = 0;
   private arrivalsSorted = true;
@@ -195,7 +194,7 @@ export class Hca implements LinkReceiver, LinkSender {
   private transmitting = false;
   private nextStartPs: TimePs = 0;
   private wakeAtPs = Number.POSITIVE_INFINITY;
-  private readonly rxQueue = new Fifo<Packet>(8);
+  private readonly rxQueue = new IntFifo(8);
   private receiving = false;
   private readonly pausedUpstream: Uint8Array;
   /** Bytes received per message id, until the message completes. */
@@ -216,7 +215,7 @@ export class Hca implements LinkReceiver, LinkSender {
     this.scheduler = setup.scheduler;
     this.kinds = setup.kinds;
     this.nextMessageId = setup.nextMessageId;
-    this.packetPool = setup.packetPool;
+    this.packets = setup.packets;
     this.latencyStats = setup.latencyStats ?? true;
     this.keepCompletions = setup.keepCompletions ?? true;
     this.receiveBytes = new Float64Array(setup.vlCount);
@@ -323,22 +322,23 @@ export class Hca implements LinkReceiver, LinkSender {
   }
 
   /** Queues a control packet (from a CC part) ahead of data. */
-  sendControl(packet: Packet): void {
-    packet.srcHost = this.index;
-    packet.injectedPs = this.scheduler.nowPs;
+  sendControl(packet: PacketId): void {
+    this.packets.srcHost[packet] = this.index;
+    this.packets.injectedPs[packet] = this.scheduler.nowPs;
     this.control.push(packet);
     this.trySend();
   }
 
   /** Queues a dropped data packet of this host for sending again, ahead of new data. */
-  resend(packet: Packet): void {
-    if (packet.srcHost !== this.index || packet.kind !== "data") {
+  resend(packet: PacketId): void {
+    const packets = this.packets;
+    if (packets.srcHost[packet] !== this.index || packets.kindCode[packet] !== DATA_KIND) {
       throw new RangeError(
-        `host ${this.name} can only resend its own data packets (got a ${packet.kind} packet from host ${packet.srcHost})`,
+        `host ${this.name} can only resend its own data packets (got a ${packets.kind(packet)} packet from host ${packets.srcHost[packet]})`,
       );
     }
-    packet.hops = 0;
-    packet.outPort = -1;
+    packets.hops[packet] = 0;
+    packets.outPort[packet] = -1;
     this.resends.push(packet);
     this.trySend();
   }
@@ -403,11 +403,12 @@ export class Hca implements LinkReceiver, LinkSender {
     this.trySend();
   }
 
-  receivePacket(packet: Packet, _port: number, _tailArrivalPs: TimePs): void {
+  receivePacket(packet: PacketId, _port: number, _tailArrivalPs: TimePs): void {
     this.receiverPart?.onArrive?.(packet);
-    const vl = packet.vl;
-    this.receiveBytes[vl]! += packet.sizeBytes;
-    this.receiveBlocks[vl]! += creditBlocks(packet.sizeBytes);
+    const vl = this.packets.vl[packet]!;
+    const size = this.packets.sizeBytes[packet]!;
+    this.receiveBytes[vl]! += size;
+    this.receiveBlocks[vl]! += creditBlocks(size);
     if (this.receiveBytes[vl]! > this.maxReceiveBytes[vl]!)
       this.maxReceiveBytes[vl] = this.receiveBytes[vl]!;
     if (this.discipline === "pfc" && this.pausedUpstream[vl] === 0) {
@@ -427,7 +428,7 @@ export class Hca implements LinkReceiver, LinkSender {
   /** Event handler: the packet at the head of the receive queue has been consumed. */
   receiveEnded(): void {
     this.receiving = false;
-    this.consume(this.rxQueue.shift()!);
+    this.consume(this.rxQueue.shift());
     if (this.rxQueue.length !== 0) this.startReceive();
   }
 
@@ -437,8 +438,9 @@ export class Hca implements LinkReceiver, LinkSender {
     if (this.transmitting) return;
     const now = this.scheduler.nowPs;
     const flow = this.uplinkFlow;
+    const packets = this.packets;
     const control = this.control.peek();
-    if (control !== undefined && flow.canSend(control.vl, control.sizeBytes)) {
+    if (control !== NO_PACKET && flow.canSend(packets.vl[control]!, packets.sizeBytes[control]!)) {
       this.control.shift();
       this.transmit(control);
       return;
@@ -449,12 +451,12 @@ export class Hca implements LinkReceiver, LinkSender {
       return;
     }
     const resend = this.resends.peek();
-    if (resend !== undefined && flow.canSend(resend.vl, resend.sizeBytes)) {
+    if (resend !== NO_PACKET && flow.canSend(packets.vl[resend]!, packets.sizeBytes[resend]!)) {
       this.resends.shift();
-      resend.injectedPs = now;
+      packets.injectedPs[resend] = now;
       this.packetsResent++;
       this.transmit(resend);
-      this.spaceNextStart(now, resend.sizeBytes);
+      this.spaceNextStart(now, packets.sizeBytes[resend]!);
       return;
     }
     // Parked queue pairs whose time has come rejoin the rotation, in time order.
@@ -628,24 +630,25 @@ export class Hca implements LinkReceiver, LinkSender {
     payload: number,
     size: number,
     vl: number,
-  ): Packet {
-    const packet = this.packetPool === undefined ? new Packet() : this.packetPool.take();
-    packet.sizeBytes = size;
-    packet.payloadBytes = payload;
-    packet.flowId = qp.flowId;
-    packet.messageId = head.id;
-    packet.messageBytes = head.bytes;
-    packet.seqInMessage = Math.floor(qp.sentOfHead / this.config.mtuBytes);
-    packet.srcHost = this.index;
-    packet.dstHost = qp.dstHost;
-    packet.sl = qp.sl;
-    packet.vl = vl;
-    packet.createdPs = head.createdPs;
-    packet.injectedPs = this.scheduler.nowPs;
+  ): PacketId {
+    const packets = this.packets;
+    const packet = packets.alloc();
+    packets.sizeBytes[packet] = size;
+    packets.payloadBytes[packet] = payload;
+    packets.flowId[packet] = qp.flowId;
+    packets.messageId[packet] = head.id;
+    packets.messageBytes[packet] = head.bytes;
+    packets.seqInMessage[packet] = Math.floor(qp.sentOfHead / this.config.mtuBytes);
+    packets.srcHost[packet] = this.index;
+    packets.dstHost[packet] = qp.dstHost;
+    packets.sl[packet] = qp.sl;
+    packets.vl[packet] = vl;
+    packets.createdPs[packet] = head.createdPs;
+    packets.injectedPs[packet] = this.scheduler.nowPs;
     qp.sentOfHead += payload;
     qp.queuedBytes -= payload;
     if (qp.sentOfHead === head.bytes) {
-      packet.lastOfMessage = true;
+      packets.lastOfMessage[packet] = 1;
       qp.messages.shift();
       qp.sentOfHead = 0;
       this.injectedListener?.(head.id);
@@ -654,12 +657,13 @@ export class Hca implements LinkReceiver, LinkSender {
     return packet;
   }
 
-  private transmit(packet: Packet): void {
+  private transmit(packet: PacketId): void {
     const link = this.uplink!;
-    this.uplinkFlow.consume(packet.vl, packet.sizeBytes);
+    const size = this.packets.sizeBytes[packet]!;
+    this.uplinkFlow.consume(this.packets.vl[packet]!, size);
     this.transmitting = true;
     this.packetsSent++;
-    const endPs = this.scheduler.nowPs + link.serPs(packet.sizeBytes);
+    const endPs = this.scheduler.nowPs + link.serPs(size);
     link.transmit(packet, endPs);
     this.scheduler.schedule(endPs, this.kinds.txEnds, this.index);
   }
@@ -707,62 +711,70 @@ export class Hca implements LinkReceiver, LinkSender {
   // --- receiving ------------------------------------------------------------------------------
 
   private startReceive(): void {
-    const packet = this.rxQueue.peek()!;
+    const packet = this.rxQueue.peek();
     this.receiving = true;
-    const servicePs = serializationPs(packet.sizeBytes, this.config.receiveRateGbps!);
+    const servicePs = serializationPs(
+      this.packets.sizeBytes[packet]!,
+      this.config.receiveRateGbps!,
+    );
     this.scheduler.schedule(this.scheduler.nowPs + servicePs, this.kinds.rxEnds, this.index);
   }
 
-  // The packet leaves the receive buffer: its credits go back (MODEL.md), then it is counted.
-  private consume(packet: Packet): void {
+  // The packet leaves the receive buffer: its credits go back (MODEL.md), then it is counted,
+  // shown to the listeners and CC parts, and freed.
+  private consume(packet: PacketId): void {
+    const packets = this.packets;
     const now = this.scheduler.nowPs;
-    const vl = packet.vl;
-    this.receiveBytes[vl]! -= packet.sizeBytes;
-    this.receiveBlocks[vl]! -= creditBlocks(packet.sizeBytes);
+    const vl = packets.vl[packet]!;
+    const size = packets.sizeBytes[packet]!;
+    this.receiveBytes[vl]! -= size;
+    this.receiveBlocks[vl]! -= creditBlocks(size);
     if (this.discipline === "credit") {
-      this.downlink!.returnCredits(vl, creditBlocks(packet.sizeBytes));
+      this.downlink!.returnCredits(vl, creditBlocks(size));
     } else if (this.pausedUpstream[vl] === 1 && this.receiveBytes[vl]! <= this.pfc!.xonBytes) {
       this.pausedUpstream[vl] = 0;
       this.downlink!.sendPause(vl, false);
     }
     this.packetsReceived++;
-    if (packet.kind === "data") {
+    if (packets.kindCode[packet] === DATA_KIND) {
       if (this.latencyStats) {
-        this.totalLatencyPs.add(now - packet.createdPs);
-        this.networkLatencyPs.add(now - packet.injectedPs);
+        this.totalLatencyPs.add(now - packets.createdPs[packet]!);
+        this.networkLatencyPs.add(now - packets.injectedPs[packet]!);
       }
-      const flowId = packet.flowId;
-      this.deliveredBytesByFlow.set(
-        flowId,
-        (this.deliveredBytesByFlow.get(flowId) ?? 0) + packet.payloadBytes,
-      );
-      const got = (this.partial.get(packet.messageId) ?? 0) + packet.payloadBytes;
-      if (got === packet.messageBytes) {
-        this.partial.delete(packet.messageId);
+      const flowId = packets.flowId[packet]!;
+      const payload = packets.payloadBytes[packet]!;
+      const messageId = packets.messageId[packet]!;
+      this.deliveredBytesByFlow.set(flowId, (this.deliveredBytesByFlow.get(flowId) ?? 0) + payload);
+      const got = (this.partial.get(messageId) ?? 0) + payload;
+      if (got === packets.messageBytes[packet]) {
+        this.partial.delete(messageId);
         const completion: MessageCompletion = {
-          messageId: packet.messageId,
+          messageId,
           flowId,
-          srcHost: packet.srcHost,
-          dstHost: packet.dstHost,
+          srcHost: packets.srcHost[packet]!,
+          dstHost: packets.dstHost[packet]!,
           bytes: got,
-          createdPs: packet.createdPs,
+          createdPs: packets.createdPs[packet]!,
           completedPs: now,
         };
         this.messagesCompleted++;
         if (this.keepCompletions) this.completions.push(completion);
         this.completionListener?.(completion);
       } else {
-        this.partial.set(packet.messageId, got);
+        this.partial.set(messageId, got);
       }
       this.receiverPart?.onData?.(packet);
       this.listener?.(packet, now);
-      this.packetPool?.give(packet);
+      packets.free(packet);
     } else {
       this.listener?.(packet, now);
       if (this.senderPart?.onControl !== undefined) {
         this.senderPart.onControl(packet);
+        packets.free(packet);
         this.rotationVersion++;
         this.trySend(); // the control packet may have opened a window or moved a rate
+      } else {
+        packets.free(packet);
       }
     }
   }

@@ -7,16 +7,18 @@ import {
 } from "@cclab/core-des";
 import {
   creditBlocks,
-  Fifo,
   type FlowControlDiscipline,
   type ForwardingTable,
   FROM_OUTPUT_BUFFER,
   FROM_SWITCH_CONTROL,
   type InputQueueSet,
+  IntFifo,
   type Link,
   type LinkReceiver,
   type LinkSender,
-  type Packet,
+  NO_PACKET,
+  type PacketId,
+  type Packets,
   PortFlowState,
   type PortView,
   type ReceiveTiming,
@@ -44,6 +46,8 @@ export interface SwitchSetup {
   readonly discipline: FlowControlDiscipline;
   readonly table: ForwardingTable;
   readonly scheduler: Scheduler;
+  /** The network's packets. */
+  readonly packets: Packets;
   /** Used by `random` port selection. */
   readonly rng: RngStream;
   /** Event kinds registered by {@link registerSwitchEvents}. */
@@ -98,14 +102,15 @@ export class Switch implements LinkReceiver, LinkSender {
   private readonly config: SwitchConfig;
   private readonly discipline: FlowControlDiscipline;
   private readonly scheduler: Scheduler;
+  private readonly packets: Packets;
   private readonly rng: RngStream;
   private readonly kinds: SwitchKinds;
   /** True when the switch has output buffers (and a crossbar stage in front of them). */
   private readonly buffered: boolean;
-  private readonly outQueues: Fifo<Packet>[] = [];
+  private readonly outQueues: IntFifo[] = [];
   private readonly xbarBusy: Uint8Array;
   private readonly xbarInput: Int32Array;
-  private readonly xbarPacket: (Packet | undefined)[];
+  private readonly xbarPacket: Int32Array;
   private readonly xbarVlRr: Int32Array;
   private readonly outLink: (Link | undefined)[];
   private readonly inLink: (Link | undefined)[];
@@ -115,7 +120,7 @@ export class Switch implements LinkReceiver, LinkSender {
    * one's header cannot arrive before its tail), so this is all the tail timing forwarding
    * needs: any other packet's tail has arrived already.
    */
-  private readonly lastIn: (Packet | undefined)[];
+  private readonly lastIn: Int32Array;
   private readonly lastInTailPs: Float64Array;
   private readonly queues: InputQueueSet[] = [];
   /**
@@ -138,7 +143,7 @@ export class Switch implements LinkReceiver, LinkSender {
   private readonly outRr: Int32Array;
   private readonly outVlRr: Int32Array;
   private readonly inRr: Int32Array;
-  private readonly controlQueues: Fifo<Packet>[] = [];
+  private readonly controlQueues: IntFifo[] = [];
   private readonly controlVlList: Int32Array;
   private readonly dataVlList: Int32Array;
   /** Weighted round-robin weight of each entry of `dataVlList`, in packets. */
@@ -194,6 +199,7 @@ export class Switch implements LinkReceiver, LinkSender {
     this.config = config;
     this.discipline = setup.discipline;
     this.scheduler = setup.scheduler;
+    this.packets = setup.packets;
     this.rng = setup.rng;
     this.kinds = setup.kinds;
     this.buffered = config.outputBufferBytes > 0;
@@ -218,7 +224,7 @@ export class Switch implements LinkReceiver, LinkSender {
     this.crossbarFree = new Int32Array(words);
     this.outLink = new Array(portCount).fill(undefined);
     this.inLink = new Array(portCount).fill(undefined);
-    this.lastIn = new Array(portCount).fill(undefined);
+    this.lastIn = new Int32Array(portCount).fill(NO_PACKET);
     this.lastInTailPs = new Float64Array(portCount);
     this.readBusy = new Int32Array(portCount);
     this.outBusy = new Uint8Array(portCount);
@@ -229,7 +235,7 @@ export class Switch implements LinkReceiver, LinkSender {
     this.outRr = new Int32Array(portCount);
     this.xbarBusy = new Uint8Array(portCount);
     this.xbarInput = new Int32Array(portCount);
-    this.xbarPacket = new Array(portCount).fill(undefined);
+    this.xbarPacket = new Int32Array(portCount).fill(NO_PACKET);
     this.xbarVlRr = new Int32Array(portCount);
     this.outputBytes = new Float64Array(portCount * v);
     this.outVlRr = new Int32Array(portCount);
@@ -244,8 +250,8 @@ export class Switch implements LinkReceiver, LinkSender {
     this.xbarVlServed = new Int32Array(portCount);
     const queueing = queueingPartOf(config);
     for (let port = 0; port < portCount; port++) {
-      this.controlQueues.push(new Fifo<Packet>(2));
-      for (let vl = 0; vl < v; vl++) this.outQueues.push(new Fifo<Packet>(4));
+      this.controlQueues.push(new IntFifo(2));
+      for (let vl = 0; vl < v; vl++) this.outQueues.push(new IntFifo(4));
       for (let vl = 0; vl < v; vl++) {
         this.queues.push(
           queueing.create({
@@ -254,6 +260,7 @@ export class Switch implements LinkReceiver, LinkSender {
             vl,
             portCount,
             hostCount: setup.hostCount,
+            packets: setup.packets,
           }),
         );
         if (config.occupancyBinNs !== null) {
@@ -315,18 +322,21 @@ export class Switch implements LinkReceiver, LinkSender {
 
   // --- events -------------------------------------------------------------------------------
 
-  receivePacket(packet: Packet, inPort: number, tailArrivalPs: TimePs): void {
+  receivePacket(packet: PacketId, inPort: number, tailArrivalPs: TimePs): void {
+    const packets = this.packets;
     this.lastIn[inPort] = packet;
     this.lastInTailPs[inPort] = tailArrivalPs;
-    packet.hops++;
+    packets.hops[packet]!++;
     const out = this.route(packet);
-    packet.outPort = out;
-    const q = inPort * this.vlCount + packet.vl;
-    this.addBytes(q, packet.sizeBytes);
-    this.inputBlocks[q]! += creditBlocks(packet.sizeBytes);
+    packets.outPort[packet] = out;
+    const vl = packets.vl[packet]!;
+    const size = packets.sizeBytes[packet]!;
+    const q = inPort * this.vlCount + vl;
+    this.addBytes(q, size);
+    this.inputBlocks[q]! += creditBlocks(size);
     this.queues[q]!.enqueue(packet);
-    this.countQueued(inPort, out, packet.vl);
-    if (this.discipline === "pfc") this.checkXoff(inPort, packet.vl, q);
+    this.countQueued(inPort, out, vl);
+    if (this.discipline === "pfc") this.checkXoff(inPort, vl, q);
     this.part?.onEnqueue?.(packet, inPort);
     this.serveOutput(out);
   }
@@ -353,19 +363,20 @@ export class Switch implements LinkReceiver, LinkSender {
   transferEnded(outPort: number): void {
     const input = this.xbarInput[outPort]!;
     const packet = this.xbarPacket[outPort]!;
-    this.xbarPacket[outPort] = undefined;
+    const vl = this.packets.vl[packet]!;
+    this.xbarPacket[outPort] = NO_PACKET;
     this.xbarBusy[outPort] = 0;
     setBit(this.crossbarFree, 0, outPort);
-    this.releaseInput(input, packet.vl, packet.sizeBytes);
-    this.outQueues[outPort * this.vlCount + packet.vl]!.push(packet);
+    this.releaseInput(input, vl, this.packets.sizeBytes[packet]!);
+    this.outQueues[outPort * this.vlCount + vl]!.push(packet);
     this.serveOutput(outPort);
     this.serveInput(input);
   }
 
   /** Sends a control packet routed by its `dstHost`, ahead of data (switch parts of CC schemes). */
-  sendControl(packet: Packet): void {
+  sendControl(packet: PacketId): void {
     const out = this.route(packet);
-    packet.outPort = out;
+    this.packets.outPort[packet] = out;
     this.controlQueues[out]!.push(packet);
     this.serveOutput(out);
   }
@@ -388,8 +399,10 @@ export class Switch implements LinkReceiver, LinkSender {
   private sendWaitingControl(out: number): boolean {
     const control = this.controlQueues[out]!;
     if (control.length === 0) return false;
-    const packet = control.peek()!;
-    if (!this.outFlow[out]!.canSend(packet.vl, packet.sizeBytes)) return false;
+    const packet = control.peek();
+    if (!this.outFlow[out]!.canSend(this.packets.vl[packet]!, this.packets.sizeBytes[packet]!)) {
+      return false;
+    }
     control.shift();
     this.startOnLink(out, FROM_SWITCH_CONTROL, packet);
     return true;
@@ -465,8 +478,8 @@ export class Switch implements LinkReceiver, LinkSender {
           bits ^= low;
           const input = (w << 5) + 31 - Math.clz32(low);
           const packet = this.headFor(input, vl, out);
-          if (packet === undefined) continue;
-          if (!this.hasRoom(out, vl, packet.sizeBytes)) {
+          if (packet === NO_PACKET) continue;
+          if (!this.hasRoom(out, vl, this.packets.sizeBytes[packet]!)) {
             blocked = true;
             continue;
           }
@@ -516,8 +529,8 @@ export class Switch implements LinkReceiver, LinkSender {
           for (let vl = 0; vl < v; vl++) {
             if (this.pairWaiting[(out * v + vl) * n + input] === 0) continue;
             const packet = this.headFor(input, vl, out);
-            if (packet === undefined) continue;
-            if (!this.hasRoom(out, vl, packet.sizeBytes)) {
+            if (packet === NO_PACKET) continue;
+            if (!this.hasRoom(out, vl, this.packets.sizeBytes[packet]!)) {
               if (!this.buffered) this.outFlow[out]!.markBlocked(vl, this.scheduler.nowPs);
               continue;
             }
@@ -560,17 +573,17 @@ export class Switch implements LinkReceiver, LinkSender {
 
   // The head an input would send to `out` on `vl`, after the switch part has dropped the
   // heads its scheme allows to drop.
-  private headFor(input: number, vl: number, out: number): Packet | undefined {
+  private headFor(input: number, vl: number, out: number): PacketId {
     const queue = this.queues[input * this.vlCount + vl]!;
     let packet = queue.headFor(out);
     const drop = this.part?.dropAtHead;
     if (drop === undefined) return packet;
-    while (packet !== undefined && drop.call(this.part, packet, input)) {
+    while (packet !== NO_PACKET && drop.call(this.part, packet, input)) {
       queue.dequeueFor(out);
       this.countDequeued(input, out, vl);
       this.part?.onDequeue?.(packet, input);
       this.droppedPackets++;
-      this.freeInputBuffer(input, vl, packet.sizeBytes);
+      this.freeInputBuffer(input, vl, this.packets.sizeBytes[packet]!);
       packet = queue.headFor(out);
     }
     return packet;
@@ -583,7 +596,7 @@ export class Switch implements LinkReceiver, LinkSender {
     return this.outputBytes[out * this.vlCount + vl]! + sizeBytes <= this.config.outputBufferBytes;
   }
 
-  private forward(out: number, input: number, packet: Packet): void {
+  private forward(out: number, input: number, packet: PacketId): void {
     this.part?.onDequeue?.(packet, input);
     if (++this.readBusy[input]! === this.config.readPorts) clearBit(this.readFree, 0, input);
     if (this.buffered) this.startTransfer(out, input, packet);
@@ -592,15 +605,15 @@ export class Switch implements LinkReceiver, LinkSender {
 
   // MODEL.md: with output buffers and speedup s a packet crosses in ser(size)/s and leaves
   // the input buffer then. It cannot finish crossing before its tail has arrived.
-  private startTransfer(out: number, input: number, packet: Packet): void {
+  private startTransfer(out: number, input: number, packet: PacketId): void {
     const now = this.scheduler.nowPs;
+    const size = this.packets.sizeBytes[packet]!;
     this.xbarBusy[out] = 1;
     clearBit(this.crossbarFree, 0, out);
     this.xbarInput[out] = input;
     this.xbarPacket[out] = packet;
-    this.outputBytes[out * this.vlCount + packet.vl]! += packet.sizeBytes;
-    const crossed =
-      now + Math.ceil(this.outLink[out]!.serPs(packet.sizeBytes) / this.config.speedup);
+    this.outputBytes[out * this.vlCount + this.packets.vl[packet]!]! += size;
+    const crossed = now + Math.ceil(this.outLink[out]!.serPs(size) / this.config.speedup);
     const tail = this.tailArrivalPs(input, packet);
     const endPs = tail > crossed ? tail : crossed;
     this.scheduler.schedule(endPs, this.kinds.transferEnd, (this.index << PORT_BITS) | out);
@@ -615,9 +628,9 @@ export class Switch implements LinkReceiver, LinkSender {
   private sendBuffered(out: number, vl: number): boolean {
     const queue = this.outQueues[out * this.vlCount + vl]!;
     const packet = queue.peek();
-    if (packet === undefined) return false;
+    if (packet === NO_PACKET) return false;
     const flow = this.outFlow[out]!;
-    if (!flow.canSend(vl, packet.sizeBytes)) {
+    if (!flow.canSend(vl, this.packets.sizeBytes[packet]!)) {
       flow.markBlocked(vl, this.scheduler.nowPs);
       return false;
     }
@@ -626,21 +639,22 @@ export class Switch implements LinkReceiver, LinkSender {
     return true;
   }
 
-  private startOnLink(out: number, source: number, packet: Packet): void {
+  private startOnLink(out: number, source: number, packet: PacketId): void {
     const link = this.outLink[out]!;
     const flow = this.outFlow[out]!;
     const now = this.scheduler.nowPs;
-    const vl = packet.vl;
-    flow.consume(vl, packet.sizeBytes);
+    const vl = this.packets.vl[packet]!;
+    const size = this.packets.sizeBytes[packet]!;
+    flow.consume(vl, size);
     flow.markUnblocked(vl, now);
     this.outBusy[out] = 1;
     if (!this.buffered) clearBit(this.crossbarFree, 0, out);
     this.outInput[out] = source;
     this.outVl[out] = vl;
-    this.outSize[out] = packet.sizeBytes;
+    this.outSize[out] = size;
     this.outPackets[out]!++;
     // MODEL.md: a packet cut through before its tail arrived cannot finish before it does.
-    const serialized = now + link.serPs(packet.sizeBytes);
+    const serialized = now + link.serPs(size);
     const tail = source >= 0 ? this.tailArrivalPs(source, packet) : 0;
     const endPs = tail > serialized ? tail : serialized;
     this.part?.onTransmit?.(packet, source, out);
@@ -649,7 +663,7 @@ export class Switch implements LinkReceiver, LinkSender {
   }
 
   // When the tail of `packet`, received on `input`, arrives; 0 when it has (see `lastIn`).
-  private tailArrivalPs(input: number, packet: Packet): TimePs {
+  private tailArrivalPs(input: number, packet: PacketId): TimePs {
     return this.lastIn[input] === packet ? this.lastInTailPs[input]! : 0;
   }
 
@@ -671,8 +685,8 @@ export class Switch implements LinkReceiver, LinkSender {
 
   // --- routing and buffers --------------------------------------------------------------------
 
-  private route(packet: Packet): number {
-    const dst = packet.dstHost;
+  private route(packet: PacketId): number {
+    const dst = this.packets.dstHost[packet]!;
     let out: number;
     if (this.selection === "first") {
       out = this.firstPort[dst] ?? -1;
@@ -681,12 +695,12 @@ export class Switch implements LinkReceiver, LinkSender {
       if (candidates === undefined || candidates.length === 0) out = -1;
       else if (candidates.length === 1) out = candidates[0]!;
       else if (this.selection === "flow-hash") {
-        out = candidates[flowHash(packet.flowId, this.index) % candidates.length]!;
+        out = candidates[flowHash(this.packets.flowId[packet]!, this.index) % candidates.length]!;
       } else out = candidates[this.rng.intRange(0, candidates.length - 1)]!;
     }
     if (out < 0 || this.outLink[out] === undefined) {
       throw new Error(
-        `switch ${this.name} has no route to host ${dst} (packet of flow ${packet.flowId}); check the routing tables`,
+        `switch ${this.name} has no route to host ${dst} (packet of flow ${this.packets.flowId[packet]}); check the routing tables`,
       );
     }
     return out;

@@ -1,12 +1,14 @@
 import type { RngStream, Scheduler, TimePs } from "@cclab/core-des";
-import type { Packet } from "./packet.js";
+import type { PacketId, Packets } from "./packet.js";
 import type { QueueingPart } from "./queueing.js";
 
 /**
  * Version of this contract. A plugin states the version it was written for; the network
  * rejects a plugin whose version it does not implement, instead of running it wrongly.
+ * Version 2: packets are ids into the network's {@link Packets} store (version 1 passed
+ * objects).
  */
-export const SPEC_VERSION = 1;
+export const SPEC_VERSION = 2;
 export type SpecVersion = typeof SPEC_VERSION;
 
 /** Read-only view of one switch or host port, for schemes that detect congestion. */
@@ -39,6 +41,12 @@ export interface CcObservable {
 /** Services every part receives. */
 export interface PartServices {
   readonly scheduler: Scheduler;
+  /**
+   * The network's packets: hooks receive packet ids and read or mark fields here
+   * (`packets.fecn[p] = 1`); control packets are made with `packets.create({...})`. A packet
+   * may be read during the call that hands it over only (ids are reused once delivered).
+   */
+  readonly packets: Packets;
   /** A random stream of the part's own, named after the device it runs on. */
   readonly rng: RngStream;
 }
@@ -55,9 +63,9 @@ export interface SwitchPartContext extends PartServices {
   facesHost(port: number): boolean;
   /**
    * Sends a control packet (e.g. a BCN frame or a NACK back toward a source), routed by
-   * `packet.dstHost` like any packet and queued ahead of data on its output port.
+   * its `dstHost` like any packet and queued ahead of data on its output port.
    */
-  sendControl(packet: Packet): void;
+  sendControl(packet: PacketId): void;
 }
 
 /** `inPort` of {@link SwitchPart.onTransmit} for the switch's own control packets. */
@@ -68,25 +76,25 @@ export const FROM_OUTPUT_BUFFER = -2;
 /** Hooks a switch calls; a missing hook is never called and costs nothing. */
 export interface SwitchPart extends CcObservable {
   /** A packet was buffered at `inPort` (may mark FECN/ECN from queue state). */
-  onEnqueue?(packet: Packet, inPort: number): void;
+  onEnqueue?(packet: PacketId, inPort: number): void;
   /**
    * The arbiter considers a queue head for `outPort` (called each time it does). Return true
    * to drop it: only for packets the scheme allows to be dropped (SRP's speculative packets
    * past their time-to-wait). The switch frees its buffer and returns its credits; the part
    * reports the drop itself (a NACK through `sendControl`) so the source can resend it.
    */
-  dropAtHead?(packet: Packet, inPort: number): boolean;
+  dropAtHead?(packet: PacketId, inPort: number): boolean;
   /**
    * A packet left its input queue at `inPort`: granted by the crossbar (it then starts on the
    * link, or crosses into the output buffer when the switch has them) or dropped at the head.
    */
-  onDequeue?(packet: Packet, inPort: number): void;
+  onDequeue?(packet: PacketId, inPort: number): void;
   /**
    * A packet starts leaving through `outPort` (may mark at transmit). `inPort` is the input
    * it came from, {@link FROM_SWITCH_CONTROL} for the switch's own control packets,
    * {@link FROM_OUTPUT_BUFFER} from an output buffer.
    */
-  onTransmit?(packet: Packet, inPort: number, outPort: number): void;
+  onTransmit?(packet: PacketId, inPort: number, outPort: number): void;
 }
 
 export interface SwitchPartFactory {
@@ -109,7 +117,7 @@ export interface HostPartContext extends PartServices {
   /** Size to give control packets (ACK, CNP, ...) this host sends, bytes (host configuration). */
   readonly controlPacketBytes: number;
   /** Sends a control packet from this host, ahead of its data. */
-  sendControl(packet: Packet): void;
+  sendControl(packet: PacketId): void;
   /**
    * Tells the host that a flow gate may now allow sending earlier than it said when last
    * asked (e.g. a timer raised a rate); the host asks its gates again at once. Without this a
@@ -120,7 +128,7 @@ export interface HostPartContext extends PartServices {
    * Sends a data packet of this host again (one a switch part dropped and reported), ahead of
    * new data; the receiver then sees it once.
    */
-  resend(packet: Packet): void;
+  resend(packet: PacketId): void;
 }
 
 export interface ReceiverPart extends CcObservable {
@@ -128,9 +136,9 @@ export interface ReceiverPart extends CcObservable {
    * A packet (data or control) has reached this host's receive buffer, before the host's
    * receive service: where a notification meant to be sent "as fast as possible" starts.
    */
-  onArrive?(packet: Packet): void;
+  onArrive?(packet: PacketId): void;
   /** A data packet has been delivered to this host (after the receive service). */
-  onData?(packet: Packet): void;
+  onData?(packet: PacketId): void;
 }
 
 export interface ReceiverPartFactory {
@@ -159,13 +167,13 @@ export interface FlowGate {
   /** Optional window: false holds the flow until a control packet reopens it. */
   windowOpen?(): boolean;
   /** The flow started sending `packet` now. */
-  onSent?(packet: Packet): void;
+  onSent?(packet: PacketId): void;
 }
 
 export interface SenderPart extends CcObservable {
   openFlow(flow: FlowInfo): FlowGate;
   /** A control packet for this host arrived (CNP, BECN, ACK, grant ...). */
-  onControl?(packet: Packet): void;
+  onControl?(packet: PacketId): void;
 }
 
 export interface SenderPartFactory {

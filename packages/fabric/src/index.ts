@@ -30,7 +30,7 @@ export type {
   SwitchNode,
   Topology,
 } from "./description.js";
-export { Fifo } from "./fifo.js";
+export { Fifo, IntFifo } from "./fifo.js";
 export {
   CREDIT_BLOCK_BYTES,
   creditBlocks,
@@ -41,6 +41,17 @@ export {
   pfcHeadroomBytes,
 } from "./flow-control.js";
 export { Link, type LinkReceiver, type LinkSender, LinkSet, type ReceiveTiming } from "./link.js";
-export { Ecn, type EcnCodePoint, Packet, type PacketKind, PacketPool } from "./packet.js";
+export {
+  DATA_KIND,
+  Ecn,
+  type EcnCodePoint,
+  NAMED_PACKET_KINDS,
+  NO_PACKET,
+  type PacketId,
+  type PacketInit,
+  type PacketKind,
+  type PacketSnapshot,
+  Packets,
+} from "./packet.js";
 export type { InputQueueSet, QueueingPart, QueueSetContext } from "./queueing.js";
 export { RecordRing } from "./record-ring.js";

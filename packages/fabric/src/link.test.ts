@@ -2,18 +2,13 @@ import { Scheduler, serializationPs } from "@cclab/core-des";
 import { describe, expect, it } from "vitest";
 import { PortFlowState } from "./flow-control.js";
 import { LinkSet } from "./link.js";
-import { Packet } from "./packet.js";
-
-function packet(sizeBytes: number): Packet {
-  const p = new Packet();
-  p.sizeBytes = sizeBytes;
-  return p;
-}
+import { Packets } from "./packet.js";
 
 describe("Link, a delay line", () => {
   it("hands packets over in order at header or tail time, with one event per busy link", () => {
     const scheduler = new Scheduler();
-    const links = new LinkSet(scheduler);
+    const packets = new Packets();
+    const links = new LinkSet(scheduler, packets);
     const link = links.add(10, 50_000, 1);
     const got: [number, number, number][] = [];
     const state = new PortFlowState("credit", 1, 100);
@@ -21,12 +16,14 @@ describe("Link, a delay line", () => {
       { flowControlChanged: () => {} },
       0,
       state,
-      { receivePacket: (p, _port, tail) => got.push([p.sizeBytes, scheduler.nowPs, tail]) },
+      {
+        receivePacket: (p, _port, tail) => got.push([packets.sizeBytes[p]!, scheduler.nowPs, tail]),
+      },
       3,
       { cutThroughBytes: 64, processingPs: 7 },
     );
-    const a = packet(1000);
-    const b = packet(32);
+    const a = packets.create({ sizeBytes: 1000 });
+    const b = packets.create({ sizeBytes: 32 });
     link.transmit(a, serializationPs(1000, 10));
     expect(scheduler.pending).toBe(1);
     scheduler.run({ untilPs: serializationPs(1000, 10) });
@@ -42,7 +39,7 @@ describe("Link, a delay line", () => {
 
   it("returns credits one latency later and pause frames after 64 B plus latency", () => {
     const scheduler = new Scheduler();
-    const links = new LinkSet(scheduler);
+    const links = new LinkSet(scheduler, new Packets());
     const link = links.add(100, 1_000, 2);
     const credit = new PortFlowState("credit", 2, 0);
     const seen: number[] = [];

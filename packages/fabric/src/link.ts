@@ -1,6 +1,6 @@
 import { type Scheduler, serializationPs, type TimePs } from "@cclab/core-des";
 import { creditBlocks, PAUSE_FRAME_BYTES, type PortFlowState } from "./flow-control.js";
-import type { Packet } from "./packet.js";
+import { NO_PACKET, type PacketId, type Packets } from "./packet.js";
 import { RecordRing } from "./record-ring.js";
 
 /** The device at the far end of a link: it gets each packet once its header is usable. */
@@ -8,11 +8,9 @@ export interface LinkReceiver {
   /**
    * Called when the packet may be acted on: under virtual cut-through once its header has
    * arrived and been routed, otherwise once its tail has arrived (plus any processing delay).
-   * `tailArrivalPs` is when its last byte arrives (≤ now unless it is cut through). The
-   * packet's timing lives in the link, not in the packet: a double field of an object is a
-   * separate heap number in V8, one more cache miss per hop (uniform256 bench).
+   * `tailArrivalPs` is when its last byte arrives (≤ now unless it is cut through).
    */
-  receivePacket(packet: Packet, port: number, tailArrivalPs: TimePs): void;
+  receivePacket(packet: PacketId, port: number, tailArrivalPs: TimePs): void;
 }
 
 /** The device at the near end: told when credits or pause state of its port changed. */
@@ -40,13 +38,11 @@ export interface ReceiveTiming {
  */
 export class Link {
   /**
-   * Packets on the wire, in sending order, chained through `Packet.queueNext` (no ring buffer
-   * of objects per link to miss the cache on).
+   * Packets on the wire, in sending order, chained through `Packets.next`; each packet's
+   * arrival and tail times at the receiver are in `Packets.arrivalPs` and `tailPs`.
    */
-  private firstInFlight: Packet | undefined = undefined;
-  private lastInFlight: Packet | undefined = undefined;
-  /** Their times, in the same order: (arrival at the receiver, tail arrival). */
-  private readonly times = new RecordRing(2, 16);
+  private firstInFlight: PacketId = NO_PACKET;
+  private lastInFlight: PacketId = NO_PACKET;
   /**
    * Flow-control updates on their way back: (dueTimePs, vl, value). A fabric uses one
    * discipline, so every update on a link has the same delay (latency for credits, pause
@@ -84,6 +80,7 @@ export class Link {
     readonly latencyPs: TimePs,
     vlCount: number,
     private readonly scheduler: Scheduler,
+    private readonly packets: Packets,
     private readonly deliverKind: number,
     private readonly backwardKind: number,
   ) {
@@ -128,30 +125,28 @@ export class Link {
    * (MODEL.md: it cannot finish leaving before its tail has arrived). Credits must already
    * have been consumed by the sender.
    */
-  transmit(packet: Packet, endPs: TimePs): void {
+  transmit(packet: PacketId, endPs: TimePs): void {
+    const packets = this.packets;
     const now = this.scheduler.nowPs;
     const tail = endPs + this.latencyPs;
     const timing = this.timing;
+    const size = packets.sizeBytes[packet]!;
     const arrival =
-      packet.sizeBytes > timing.cutThroughBytes
-        ? now + this.headerDelayPs
-        : tail + timing.processingPs;
-    const times = this.times;
-    const at = times.pushIndex();
-    times.data[at] = arrival;
-    times.data[at + 1] = tail;
-    this.blocksInFlight[packet.vl]! += creditBlocks(packet.sizeBytes);
-    this.bytesSent += packet.sizeBytes;
-    this.payloadBytesSent += packet.payloadBytes;
+      size > timing.cutThroughBytes ? now + this.headerDelayPs : tail + timing.processingPs;
+    packets.arrivalPs[packet] = arrival;
+    packets.tailPs[packet] = tail;
+    this.blocksInFlight[packets.vl[packet]!]! += creditBlocks(size);
+    this.bytesSent += size;
+    this.payloadBytesSent += packets.payloadBytes[packet]!;
     this.packetsSent++;
-    packet.queueNext = undefined;
+    packets.next[packet] = NO_PACKET;
     const last = this.lastInFlight;
     this.lastInFlight = packet;
-    if (last === undefined) {
+    if (last === NO_PACKET) {
       this.firstInFlight = packet;
       this.scheduler.schedule(arrival, this.deliverKind, this.index);
     } else {
-      last.queueNext = packet;
+      packets.next[last] = packet;
     }
   }
 
@@ -174,20 +169,18 @@ export class Link {
 
   /** Event handler: the head packet has arrived. */
   deliverHead(): void {
-    const packet = this.firstInFlight!;
-    this.blocksInFlight[packet.vl]! -= creditBlocks(packet.sizeBytes);
-    const times = this.times;
-    const tail = times.data[times.headIndex() + 1]!;
-    times.shift();
-    const next = packet.queueNext;
+    const packets = this.packets;
+    const packet = this.firstInFlight;
+    this.blocksInFlight[packets.vl[packet]!]! -= creditBlocks(packets.sizeBytes[packet]!);
+    const next = packets.next[packet]!;
     this.firstInFlight = next;
-    if (next === undefined) {
-      this.lastInFlight = undefined;
+    if (next === NO_PACKET) {
+      this.lastInFlight = NO_PACKET;
     } else {
-      packet.queueNext = undefined;
-      this.scheduler.schedule(times.data[times.headIndex()]!, this.deliverKind, this.index);
+      packets.next[packet] = NO_PACKET;
+      this.scheduler.schedule(packets.arrivalPs[next]!, this.deliverKind, this.index);
     }
-    this.receiver!.receivePacket(packet, this.receiverPort, tail);
+    this.receiver!.receivePacket(packet, this.receiverPort, packets.tailPs[packet]!);
   }
 
   /** Event handler: flow-control updates due now have reached the sender. */
@@ -234,7 +227,10 @@ export class LinkSet {
   private readonly deliverKind: number;
   private readonly backwardKind: number;
 
-  constructor(private readonly scheduler: Scheduler) {
+  constructor(
+    private readonly scheduler: Scheduler,
+    private readonly packets: Packets,
+  ) {
     const links = this.links;
     this.deliverKind = scheduler.defineKind("link: packet arrives", (i) => links[i]!.deliverHead());
     this.backwardKind = scheduler.defineKind("link: flow control arrives", (i) =>
@@ -249,6 +245,7 @@ export class LinkSet {
       latencyPs,
       vlCount,
       this.scheduler,
+      this.packets,
       this.deliverKind,
       this.backwardKind,
     );

@@ -18,6 +18,26 @@ export type PacketKind =
   | "credit-update"
   | `x-${string}`;
 
+/** The named kinds, in the order of their codes in {@link Packets.kindCode}. */
+export const NAMED_PACKET_KINDS = [
+  "data",
+  "ack",
+  "nack",
+  "cnp",
+  "reservation",
+  "grant",
+  "probe",
+  "bcn",
+  "pause",
+  "credit-update",
+] as const;
+
+/** Code of the `data` kind in {@link Packets.kindCode}: the one the devices test for. */
+export const DATA_KIND = 0;
+
+/** Highest number of distinct kinds (named and `x-`) one packet store holds. */
+const MAX_KINDS = 256;
+
 /**
  * ECN code points of the IP header's two ECN bits. TCD (seed 004) reads `10` as UE,
  * "undetermined encountered", instead of ECT(0).
@@ -31,104 +51,319 @@ export const Ecn = {
 export type EcnCodePoint = (typeof Ecn)[keyof typeof Ecn];
 
 /**
- * One packet. Devices hand the same object from hop to hop (no copy per hop); the fields
- * a hop changes (`vl`, `outPort`, `hops`) describe the current hop; its arrival times at
- * the current hop are kept by the link that carries it (see `LinkReceiver`). Sizes are whole bytes on the wire, header included.
+ * A packet: an index into its network's {@link Packets}, which holds its fields. Devices hand
+ * the number from hop to hop; the fields a hop changes (`vl`, `outPort`, `hops`, the arrival
+ * times) describe the current hop.
  */
-export class Packet {
-  // Field order is memory order: the fields every hop reads and writes come first, so that a
-  // hop touches two cache lines of a packet rather than four (uniform256 bench: the packet
-  // is cold when it arrives at a switch).
-  /** Bytes on the wire, header included. */
-  sizeBytes = 0;
-  /** Virtual lane / priority used on the current link. */
-  vl = 0;
-  /** Output port chosen at the current switch, or −1 before routing. */
-  outPort = -1;
-  dstHost = 0;
-  /** The source–destination–SL queue pair the packet belongs to. */
-  flowId = 0;
-  /** Switch hops traversed so far. */
-  hops = 0;
-  /**
-   * The packet behind this one in the device queue or link that holds it, for those that
-   * chain their packets instead of keeping a ring buffer each (links, and the built-in VOQs:
-   * a switch has ports² of them, and buffers for all would not stay in cache). A packet waits
-   * in one such place at a time; `undefined` when it is last or in none.
-   */
-  queueNext: Packet | undefined = undefined;
-  /** Application bytes carried (0 for control packets). */
-  payloadBytes = 0;
-  kind: PacketKind = "data";
-  messageId = 0;
-  /** Index of the packet within its message, from 0. */
-  seqInMessage = 0;
-  /** True on the last packet of a message. */
-  lastOfMessage = false;
-  /** Payload bytes of the whole message (lets a receiver see completion under reordering). */
-  messageBytes = 0;
-  srcHost = 0;
-  /** Service level (InfiniBand) or priority (Ethernet PFC), end to end. */
-  sl = 0;
-  /** InfiniBand forward and backward explicit congestion notification bits. */
-  fecn = false;
-  becn = false;
-  ecn: EcnCodePoint = Ecn.notCapable;
-  /** The message's arrival at the send queue (MODEL.md: total latency starts here). */
-  createdPs: TimePs = 0;
-  /** Start of the packet's injection by the source host (in-network latency starts here). */
-  injectedPs: TimePs = 0;
-  /** Scheme-specific contents of a control packet (e.g. a grant's start time). */
-  control: unknown = undefined;
+export type PacketId = number;
+
+/** "No packet", where a packet id is expected (an empty queue's head, the end of a chain). */
+export const NO_PACKET = -1;
+
+/** The fields of a new packet, by name; those left out take their defaults. */
+export interface PacketInit {
+  readonly kind?: PacketKind;
+  readonly sizeBytes?: number;
+  readonly payloadBytes?: number;
+  readonly vl?: number;
+  readonly sl?: number;
+  readonly srcHost?: number;
+  readonly dstHost?: number;
+  readonly flowId?: number;
+  readonly messageId?: number;
+  readonly seqInMessage?: number;
+  readonly lastOfMessage?: boolean;
+  readonly messageBytes?: number;
+  readonly fecn?: boolean;
+  readonly becn?: boolean;
+  readonly ecn?: EcnCodePoint;
+  readonly createdPs?: TimePs;
+  readonly injectedPs?: TimePs;
+  readonly control?: unknown;
+}
+
+/** A packet's fields as a plain object: for tests, errors and debugging, not the hot path. */
+export interface PacketSnapshot {
+  readonly id: PacketId;
+  readonly kind: PacketKind;
+  readonly sizeBytes: number;
+  readonly payloadBytes: number;
+  readonly vl: number;
+  readonly sl: number;
+  readonly srcHost: number;
+  readonly dstHost: number;
+  readonly flowId: number;
+  readonly messageId: number;
+  readonly seqInMessage: number;
+  readonly lastOfMessage: boolean;
+  readonly messageBytes: number;
+  readonly outPort: number;
+  readonly hops: number;
+  readonly fecn: boolean;
+  readonly becn: boolean;
+  readonly ecn: EcnCodePoint;
+  readonly createdPs: TimePs;
+  readonly injectedPs: TimePs;
+  readonly control: unknown;
 }
 
 /**
- * Recycles data packets that have reached their destination, so that a long run does not
- * allocate (and garbage-collect) one object per packet, and a new packet reuses memory that
- * is still in cache (DESIGN.md, "No allocation per packet-hop where a pool … does").
+ * Every packet of one network, as columns of typed arrays indexed by packet id (struct of
+ * arrays). A packet's hop touches a few numbers in a few dense arrays that stay in cache,
+ * where one object per packet (about 200 bytes, scattered over the heap) missed the cache at
+ * every hop of a large fabric (uniform256 bench, DESIGN.md "No allocation per packet-hop").
  *
- * Only safe where nothing keeps a packet after its delivery: a network uses a pool only when
- * it runs no CC scheme (whose parts might hold packets), and delivery listeners may read a
- * packet only during their call.
+ * Fields are read and written in place: `packets.sizeBytes[p]`, `packets.fecn[p] = 1`. The
+ * arrays are replaced when the store grows, which only {@link alloc} and {@link create} do:
+ * re-read `packets.field` after any call that may create a packet instead of keeping the
+ * array in a variable across it.
+ *
+ * Ids are recycled: a packet is freed when its destination host has consumed it, after the
+ * delivery listeners and CC parts have seen it. A part or listener may read a packet during
+ * its call only, and must copy what it wants to keep.
  */
-export class PacketPool {
-  private readonly free: Packet[] = [];
+export class Packets {
+  /** Bytes on the wire, header included. */
+  sizeBytes: Int32Array<ArrayBuffer>;
+  /** Virtual lane / priority used on the current link. */
+  vl: Uint8Array<ArrayBuffer>;
+  /** Output port chosen at the current switch, or −1 before routing. */
+  outPort: Int16Array<ArrayBuffer>;
+  dstHost: Int32Array<ArrayBuffer>;
+  /** The source–destination–SL queue pair the packet belongs to. */
+  flowId: Float64Array<ArrayBuffer>;
+  /** Switch hops traversed so far. */
+  hops: Uint16Array<ArrayBuffer>;
+  /**
+   * The packet behind this one in the device queue or link that holds it, for those that
+   * chain their packets (links, the built-in VOQs); {@link NO_PACKET} when it is last. A packet
+   * waits in one such place at a time.
+   */
+  next: Int32Array<ArrayBuffer>;
+  /** When the packet may be acted on at the far end of the link carrying it (its header, or its tail, has arrived), ps. */
+  arrivalPs: Float64Array<ArrayBuffer>;
+  /** When its last byte arrives at the far end of the link carrying it, ps. */
+  tailPs: Float64Array<ArrayBuffer>;
+  /** Application bytes carried (0 for control packets). */
+  payloadBytes: Int32Array<ArrayBuffer>;
+  /** The kind, as a code: {@link DATA_KIND}, or see {@link kind} and {@link kindCodeOf}. */
+  kindCode: Uint8Array<ArrayBuffer>;
+  messageId: Float64Array<ArrayBuffer>;
+  /** Index of the packet within its message, from 0. */
+  seqInMessage: Int32Array<ArrayBuffer>;
+  /** 1 on the last packet of a message. */
+  lastOfMessage: Uint8Array<ArrayBuffer>;
+  /** Payload bytes of the whole message (lets a receiver see completion under reordering). */
+  messageBytes: Float64Array<ArrayBuffer>;
+  srcHost: Int32Array<ArrayBuffer>;
+  /** Service level (InfiniBand) or priority (Ethernet PFC), end to end. */
+  sl: Uint8Array<ArrayBuffer>;
+  /** InfiniBand forward and backward explicit congestion notification bits (0 or 1). */
+  fecn: Uint8Array<ArrayBuffer>;
+  becn: Uint8Array<ArrayBuffer>;
+  /** The ECN code point ({@link Ecn}). */
+  ecn: Uint8Array<ArrayBuffer>;
+  /** The message's arrival at the send queue (MODEL.md: total latency starts here). */
+  createdPs: Float64Array<ArrayBuffer>;
+  /** Start of the packet's injection by the source host (in-network latency starts here). */
+  injectedPs: Float64Array<ArrayBuffer>;
+  /** Scheme-specific contents of a control packet (e.g. a grant's start time). */
+  readonly control: unknown[] = [];
 
-  /** Free packets held for reuse. */
-  get size(): number {
-    return this.free.length;
+  private capacity: number;
+  private count = 0;
+  private readonly free_: number[] = [];
+  private readonly kindNames: PacketKind[] = [...NAMED_PACKET_KINDS];
+  private readonly kindCodes = new Map<string, number>(NAMED_PACKET_KINDS.map((k, i) => [k, i]));
+
+  constructor(initialCapacity = 1024) {
+    const capacity = Math.max(1, Math.ceil(initialCapacity));
+    this.capacity = capacity;
+    this.sizeBytes = new Int32Array(capacity);
+    this.vl = new Uint8Array(capacity);
+    this.outPort = new Int16Array(capacity);
+    this.dstHost = new Int32Array(capacity);
+    this.flowId = new Float64Array(capacity);
+    this.hops = new Uint16Array(capacity);
+    this.next = new Int32Array(capacity);
+    this.arrivalPs = new Float64Array(capacity);
+    this.tailPs = new Float64Array(capacity);
+    this.payloadBytes = new Int32Array(capacity);
+    this.kindCode = new Uint8Array(capacity);
+    this.messageId = new Float64Array(capacity);
+    this.seqInMessage = new Int32Array(capacity);
+    this.lastOfMessage = new Uint8Array(capacity);
+    this.messageBytes = new Float64Array(capacity);
+    this.srcHost = new Int32Array(capacity);
+    this.sl = new Uint8Array(capacity);
+    this.fecn = new Uint8Array(capacity);
+    this.becn = new Uint8Array(capacity);
+    this.ecn = new Uint8Array(capacity);
+    this.createdPs = new Float64Array(capacity);
+    this.injectedPs = new Float64Array(capacity);
   }
 
-  /** A packet with every field at its default, reused when one is free. */
-  take(): Packet {
-    const packet = this.free.pop();
-    if (packet === undefined) return new Packet();
-    packet.kind = "data";
-    packet.sizeBytes = 0;
-    packet.payloadBytes = 0;
-    packet.flowId = 0;
-    packet.messageId = 0;
-    packet.seqInMessage = 0;
-    packet.lastOfMessage = false;
-    packet.messageBytes = 0;
-    packet.srcHost = 0;
-    packet.dstHost = 0;
-    packet.sl = 0;
-    packet.vl = 0;
-    packet.fecn = false;
-    packet.becn = false;
-    packet.ecn = Ecn.notCapable;
-    packet.createdPs = 0;
-    packet.injectedPs = 0;
-    packet.hops = 0;
-    packet.outPort = -1;
-    packet.control = undefined;
-    packet.queueNext = undefined;
-    return packet;
+  /** Packets allocated and not yet freed. */
+  get live(): number {
+    return this.count - this.free_.length;
   }
 
-  /** Returns a packet nothing refers to any more. */
-  give(packet: Packet): void {
-    this.free.push(packet);
+  /** A new packet, every field at its default: a data packet of 0 bytes, unrouted. */
+  alloc(): PacketId {
+    let p: number;
+    if (this.free_.length !== 0) p = this.free_.pop()!;
+    else {
+      if (this.count === this.capacity) this.grow();
+      p = this.count++;
+    }
+    this.sizeBytes[p] = 0;
+    this.vl[p] = 0;
+    this.outPort[p] = -1;
+    this.dstHost[p] = 0;
+    this.flowId[p] = 0;
+    this.hops[p] = 0;
+    this.next[p] = NO_PACKET;
+    this.payloadBytes[p] = 0;
+    this.kindCode[p] = DATA_KIND;
+    this.messageId[p] = 0;
+    this.seqInMessage[p] = 0;
+    this.lastOfMessage[p] = 0;
+    this.messageBytes[p] = 0;
+    this.srcHost[p] = 0;
+    this.sl[p] = 0;
+    this.fecn[p] = 0;
+    this.becn[p] = 0;
+    this.ecn[p] = Ecn.notCapable;
+    this.createdPs[p] = 0;
+    this.injectedPs[p] = 0;
+    if (p < this.control.length) this.control[p] = undefined;
+    return p;
   }
+
+  /** A new packet with the given fields (control packets of CC parts, tests). */
+  create(init: PacketInit): PacketId {
+    const p = this.alloc();
+    if (init.kind !== undefined) this.kindCode[p] = this.kindCodeOf(init.kind);
+    if (init.sizeBytes !== undefined) this.sizeBytes[p] = init.sizeBytes;
+    if (init.payloadBytes !== undefined) this.payloadBytes[p] = init.payloadBytes;
+    if (init.vl !== undefined) this.vl[p] = init.vl;
+    if (init.sl !== undefined) this.sl[p] = init.sl;
+    if (init.srcHost !== undefined) this.srcHost[p] = init.srcHost;
+    if (init.dstHost !== undefined) this.dstHost[p] = init.dstHost;
+    if (init.flowId !== undefined) this.flowId[p] = init.flowId;
+    if (init.messageId !== undefined) this.messageId[p] = init.messageId;
+    if (init.seqInMessage !== undefined) this.seqInMessage[p] = init.seqInMessage;
+    if (init.lastOfMessage !== undefined) this.lastOfMessage[p] = init.lastOfMessage ? 1 : 0;
+    if (init.messageBytes !== undefined) this.messageBytes[p] = init.messageBytes;
+    if (init.fecn !== undefined) this.fecn[p] = init.fecn ? 1 : 0;
+    if (init.becn !== undefined) this.becn[p] = init.becn ? 1 : 0;
+    if (init.ecn !== undefined) this.ecn[p] = init.ecn;
+    if (init.createdPs !== undefined) this.createdPs[p] = init.createdPs;
+    if (init.injectedPs !== undefined) this.injectedPs[p] = init.injectedPs;
+    if (init.control !== undefined) this.setControl(p, init.control);
+    return p;
+  }
+
+  /** Returns a packet nothing refers to any more; its id will be reused. */
+  free(p: PacketId): void {
+    if (p < this.control.length) this.control[p] = undefined;
+    this.free_.push(p);
+  }
+
+  /** The packet's kind by name. */
+  kind(p: PacketId): PacketKind {
+    return this.kindNames[this.kindCode[p]!]!;
+  }
+
+  setKind(p: PacketId, kind: PacketKind): void {
+    this.kindCode[p] = this.kindCodeOf(kind);
+  }
+
+  /** The code of `kind` in {@link kindCode}; `x-` kinds get theirs on first use. */
+  kindCodeOf(kind: PacketKind): number {
+    let code = this.kindCodes.get(kind);
+    if (code === undefined) {
+      if (!kind.startsWith("x-")) throw new RangeError(`unknown packet kind "${kind}"`);
+      if (this.kindNames.length === MAX_KINDS) {
+        throw new RangeError(`more than ${MAX_KINDS} packet kinds in one network`);
+      }
+      code = this.kindNames.length;
+      this.kindNames.push(kind);
+      this.kindCodes.set(kind, code);
+    }
+    return code;
+  }
+
+  /** Sets the scheme-specific contents of a control packet. */
+  setControl(p: PacketId, control: unknown): void {
+    while (this.control.length <= p) this.control.push(undefined);
+    this.control[p] = control;
+  }
+
+  /** The packet's fields as a plain object. */
+  snapshot(p: PacketId): PacketSnapshot {
+    return {
+      id: p,
+      kind: this.kind(p),
+      sizeBytes: this.sizeBytes[p]!,
+      payloadBytes: this.payloadBytes[p]!,
+      vl: this.vl[p]!,
+      sl: this.sl[p]!,
+      srcHost: this.srcHost[p]!,
+      dstHost: this.dstHost[p]!,
+      flowId: this.flowId[p]!,
+      messageId: this.messageId[p]!,
+      seqInMessage: this.seqInMessage[p]!,
+      lastOfMessage: this.lastOfMessage[p] === 1,
+      messageBytes: this.messageBytes[p]!,
+      outPort: this.outPort[p]!,
+      hops: this.hops[p]!,
+      fecn: this.fecn[p] === 1,
+      becn: this.becn[p] === 1,
+      ecn: this.ecn[p] as EcnCodePoint,
+      createdPs: this.createdPs[p]!,
+      injectedPs: this.injectedPs[p]!,
+      control: this.control[p],
+    };
+  }
+
+  private grow(): void {
+    const capacity = this.capacity * 2;
+    this.sizeBytes = grown(this.sizeBytes, capacity);
+    this.vl = grown(this.vl, capacity);
+    this.outPort = grown(this.outPort, capacity);
+    this.dstHost = grown(this.dstHost, capacity);
+    this.flowId = grown(this.flowId, capacity);
+    this.hops = grown(this.hops, capacity);
+    this.next = grown(this.next, capacity);
+    this.arrivalPs = grown(this.arrivalPs, capacity);
+    this.tailPs = grown(this.tailPs, capacity);
+    this.payloadBytes = grown(this.payloadBytes, capacity);
+    this.kindCode = grown(this.kindCode, capacity);
+    this.messageId = grown(this.messageId, capacity);
+    this.seqInMessage = grown(this.seqInMessage, capacity);
+    this.lastOfMessage = grown(this.lastOfMessage, capacity);
+    this.messageBytes = grown(this.messageBytes, capacity);
+    this.srcHost = grown(this.srcHost, capacity);
+    this.sl = grown(this.sl, capacity);
+    this.fecn = grown(this.fecn, capacity);
+    this.becn = grown(this.becn, capacity);
+    this.ecn = grown(this.ecn, capacity);
+    this.createdPs = grown(this.createdPs, capacity);
+    this.injectedPs = grown(this.injectedPs, capacity);
+    this.capacity = capacity;
+  }
+}
+
+type Column =
+  | Int32Array<ArrayBuffer>
+  | Int16Array<ArrayBuffer>
+  | Uint16Array<ArrayBuffer>
+  | Uint8Array<ArrayBuffer>
+  | Float64Array<ArrayBuffer>;
+
+function grown<T extends Column>(column: T, length: number): T {
+  const copy = new (column.constructor as new (length: number) => T)(length);
+  copy.set(column);
+  return copy;
 }

@@ -1,4 +1,4 @@
-import type { Packet } from "./packet.js";
+import type { PacketId, Packets } from "./packet.js";
 
 /**
  * The queues of one input port and VL of a switch (MODEL.md, "Input side"): however they are
@@ -7,12 +7,15 @@ import type { Packet } from "./packet.js";
  * decides when a packet is buffered and when it leaves; the queue set only decides the order.
  */
 export interface InputQueueSet {
-  /** A packet has arrived and been routed (`packet.outPort` is set). */
-  enqueue(packet: Packet): void;
-  /** The packet this input would send to `outPort` now: a queue head routed there, if any. */
-  headFor(outPort: number): Packet | undefined;
+  /** A packet has arrived and been routed (its `outPort` is set). */
+  enqueue(packet: PacketId): void;
+  /**
+   * The packet this input would send to `outPort` now: a queue head routed there, or
+   * `NO_PACKET` (−1).
+   */
+  headFor(outPort: number): PacketId;
   /** Removes and returns the packet {@link headFor} gave for `outPort`. */
-  dequeueFor(outPort: number): Packet;
+  dequeueFor(outPort: number): PacketId;
   /** Packets queued. */
   readonly packetCount: number;
 }
@@ -24,6 +27,8 @@ export interface QueueSetContext {
   readonly vl: number;
   readonly portCount: number;
   readonly hostCount: number;
+  /** The network's packets (a queue set may chain its packets through `packets.next`). */
+  readonly packets: Packets;
 }
 
 /**
@@ -31,7 +36,7 @@ export interface QueueSetContext {
  * plug-in such as EcoCC's hot-flow queues): builds the queue set of each input port and VL.
  */
 export interface QueueingPart {
-  readonly specVersion: 1;
+  readonly specVersion: 2;
   readonly name: string;
   create(context: QueueSetContext): InputQueueSet;
 }

@@ -2,14 +2,15 @@ import * as fabric from "@cclab/fabric";
 import { expect, it } from "vitest";
 
 it("resolves @cclab/fabric to its sources and exports the contract", () => {
-  expect(fabric.SPEC_VERSION).toBe(1);
+  expect(fabric.SPEC_VERSION).toBe(2);
   expect(Object.keys(fabric)).toEqual(
     expect.arrayContaining([
       "Ecn",
       "Fifo",
       "Link",
       "LinkSet",
-      "Packet",
+      "Packets",
+      "IntFifo",
       "PortFlowState",
       "assertSpecVersion",
       "creditBlocks",
@@ -17,5 +18,6 @@ it("resolves @cclab/fabric to its sources and exports the contract", () => {
     ]),
   );
   expect(() => fabric.assertSpecVersion("x", { specVersion: 0 })).toThrow(/specVersion 0/);
-  expect(new fabric.Packet().ecn).toBe(fabric.Ecn.notCapable);
+  const packets = new fabric.Packets();
+  expect(packets.ecn[packets.alloc()]).toBe(fabric.Ecn.notCapable);
 });

@@ -1,4 +1,5 @@
 import { RateSeries, type TimePs } from "@cclab/core-des";
+import { DATA_KIND } from "@cclab/fabric";
 import type { Network } from "./network.js";
 
 /**
@@ -12,14 +13,16 @@ export class FlowMeter {
     network: Network,
     readonly binWidthPs: TimePs,
   ) {
+    const packets = network.packets;
     network.onDelivery((packet, nowPs) => {
-      if (packet.kind !== "data") return;
-      let series = this.series.get(packet.flowId);
+      if (packets.kindCode[packet] !== DATA_KIND) return;
+      const flowId = packets.flowId[packet]!;
+      let series = this.series.get(flowId);
       if (series === undefined) {
         series = new RateSeries(binWidthPs);
-        this.series.set(packet.flowId, series);
+        this.series.set(flowId, series);
       }
-      series.add(nowPs, packet.payloadBytes);
+      series.add(nowPs, packets.payloadBytes[packet]!);
     });
   }
 

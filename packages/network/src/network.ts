@@ -10,7 +10,7 @@ import {
   type LinkReceiver,
   type LinkSender,
   LinkSet,
-  PacketPool,
+  Packets,
   type PortFlowState,
   pfcHeadroomBytes,
   type ReceiveTiming,
@@ -69,6 +69,8 @@ interface Device extends LinkReceiver, LinkSender {
  */
 export class Network {
   readonly scheduler = new Scheduler();
+  /** Every packet of the run, by id (devices, CC parts and delivery listeners read it). */
+  readonly packets = new Packets();
   readonly links: LinkSet;
   readonly switches: Switch[] = [];
   readonly hosts: Hca[] = [];
@@ -133,12 +135,11 @@ export class Network {
     this.checkBuffersHoldAPacket();
     const rng = createRng(options.seed ?? 1);
     const scheduler = this.scheduler;
-    this.links = new LinkSet(scheduler);
+    this.links = new LinkSet(scheduler, this.packets);
     const switchKinds = registerSwitchEvents(scheduler, this.switches);
     const hostKinds = registerHcaEvents(scheduler, this.hosts);
     const vlCount = this.switchConfig.vlCount;
     const hostCount = fabric.hosts.length;
-    // Delivered data packets are recycled unless a CC scheme runs: its parts may keep packets.
     const hostCc = options.hostCc ?? [];
     if (hostCc.length > fabric.hosts.length) {
       throw new RangeError(
@@ -146,7 +147,6 @@ export class Network {
       );
     }
     const anyCc = cc !== undefined || hostCc.some((scheme) => scheme !== undefined);
-    const packetPool = anyCc ? undefined : new PacketPool();
     fabric.switches.forEach((node, index) => {
       const table = routing.tables[index];
       if (table === undefined)
@@ -161,6 +161,7 @@ export class Network {
           discipline: this.discipline,
           table,
           scheduler,
+          packets: this.packets,
           rng: rng.split(`switch/${index}/route`),
           kinds: switchKinds,
         }),
@@ -179,7 +180,7 @@ export class Network {
           scheduler,
           kinds: hostKinds,
           nextMessageId: () => this.messageCount++,
-          ...(packetPool === undefined ? {} : { packetPool }),
+          packets: this.packets,
           latencyStats: options.hostLatencyStats ?? true,
           keepCompletions: options.keepCompletions ?? true,
         }),
@@ -202,8 +203,8 @@ export class Network {
   }
 
   /**
-   * Calls `listener` for every packet a host consumes. The packet is the listener's to read
-   * during the call only: without a CC scheme, data packets are reused once delivered.
+   * Calls `listener` for every packet a host consumes, by id in {@link packets}. The packet is
+   * the listener's to read during the call only: it is freed, and its id reused, after it.
    */
   onDelivery(listener: DeliveryListener): void {
     // Hosts call no listener until one is added: a run that observes nothing pays nothing
@@ -432,6 +433,7 @@ export class Network {
         sw.setPart(
           factory.create({
             scheduler,
+            packets: this.packets,
             rng: rng.split(`switch/${sw.index}/cc`),
             switchIndex: sw.index,
             portCount: sw.portCount,
@@ -449,6 +451,7 @@ export class Network {
       if (scheme !== cc) assertSpecVersion(`cc scheme "${scheme.name}"`, scheme);
       const context = {
         scheduler,
+        packets: this.packets,
         rng: rng.split(`host/${host.index}/cc`),
         hostIndex: host.index,
         hostCount: this.hosts.length,

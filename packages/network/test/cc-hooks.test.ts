@@ -5,7 +5,7 @@
  * contract promises; real schemes arrive in their own packages.
  */
 import { usToPs } from "@cclab/core-des";
-import { type CcScheme, Packet } from "@cclab/fabric";
+import { type CcScheme, DATA_KIND, type PacketId } from "@cclab/fabric";
 import { singleSwitch } from "@cclab/topologies";
 import { expect, it } from "vitest";
 import { creditConservationViolation, Network } from "../src/index.js";
@@ -15,34 +15,36 @@ it("calls sender, receiver and switch parts, and carries control packets back", 
   const acks: number[] = [];
   const sentAt: number[] = [];
   const scheme: CcScheme = {
-    specVersion: 1,
+    specVersion: 2,
     name: "toy",
     switchPart: {
-      specVersion: 1,
+      specVersion: 2,
       name: "mark-all",
-      create: () => ({
+      create: ({ packets }) => ({
         onTransmit: (packet) => {
-          if (packet.kind === "data") packet.fecn = true;
+          if (packets.kindCode[packet] === DATA_KIND) packets.fecn[packet] = 1;
         },
       }),
     },
     receiverPart: {
-      specVersion: 1,
+      specVersion: 2,
       name: "ack",
       create: (context) => ({
         onData: (packet) => {
-          const ack = new Packet();
-          ack.kind = "ack";
-          ack.sizeBytes = context.controlPacketBytes;
-          ack.dstHost = packet.srcHost;
-          ack.flowId = packet.flowId;
-          ack.becn = packet.fecn;
+          const { packets } = context;
+          const ack = packets.create({
+            kind: "ack",
+            sizeBytes: context.controlPacketBytes,
+            dstHost: packets.srcHost[packet]!,
+            flowId: packets.flowId[packet]!,
+            becn: packets.fecn[packet] === 1,
+          });
           context.sendControl(ack);
         },
       }),
     },
     senderPart: {
-      specVersion: 1,
+      specVersion: 2,
       name: "fixed gap",
       create: (context) => {
         let next = 0;
@@ -55,7 +57,10 @@ it("calls sender, receiver and switch parts, and carries control packets back", 
             },
           }),
           onControl: (packet) => {
-            if (packet.kind === "ack" && packet.becn) acks.push(packet.flowId);
+            const { packets } = context;
+            if (packets.kind(packet) === "ack" && packets.becn[packet] === 1) {
+              acks.push(packets.flowId[packet]!);
+            }
           },
         };
       },
@@ -70,17 +75,17 @@ it("calls sender, receiver and switch parts, and carries control packets back", 
 });
 
 it("rejects a plugin written for another contract version", () => {
-  const scheme = { specVersion: 2, name: "future" } as unknown as CcScheme;
+  const scheme = { specVersion: 1, name: "past" } as unknown as CcScheme;
   expect(
     () => new Network(singleSwitch({ hosts: 2, rateGbps: 10, latencyNs: 10 }), { cc: scheme }),
-  ).toThrow(/specVersion 2; this fabric implements 1/);
+  ).toThrow(/specVersion 1; this fabric implements 2/);
 });
 
 it("adds the VLs a switch part asks for as control lanes", () => {
   const scheme: CcScheme = {
-    specVersion: 1,
+    specVersion: 2,
     name: "needs a lane",
-    switchPart: { specVersion: 1, name: "lane", extraVls: 1, create: () => ({}) },
+    switchPart: { specVersion: 2, name: "lane", extraVls: 1, create: () => ({}) },
   };
   const net = new Network(singleSwitch({ hosts: 2, rateGbps: 10, latencyNs: 10 }), {
     cc: scheme,
@@ -91,37 +96,48 @@ it("adds the VLs a switch part asks for as control lanes", () => {
 });
 
 it("lets a switch part drop heads it may drop; the source resends and every message completes once", () => {
-  const retried = new WeakSet<Packet>();
+  // Packets are told apart by message and sequence number: an id is reused once delivered.
+  const retried = new Set<string>();
   const scheme: CcScheme = {
-    specVersion: 1,
+    specVersion: 2,
     name: "drop and resend",
     switchPart: {
-      specVersion: 1,
+      specVersion: 2,
       name: "drop every third packet once",
       create: (sw) => ({
         dropAtHead: (packet) => {
-          if (packet.kind !== "data" || packet.seqInMessage % 3 !== 1 || retried.has(packet))
+          const { packets } = sw;
+          const key = `${packets.messageId[packet]}/${packets.seqInMessage[packet]}`;
+          if (
+            packets.kindCode[packet] !== DATA_KIND ||
+            packets.seqInMessage[packet]! % 3 !== 1 ||
+            retried.has(key)
+          )
             return false;
-          const nack = new Packet();
-          nack.kind = "nack";
-          nack.sizeBytes = 64;
-          nack.srcHost = packet.dstHost;
-          nack.dstHost = packet.srcHost;
-          nack.control = packet;
+          const nack = packets.create({
+            kind: "nack",
+            sizeBytes: 64,
+            srcHost: packets.dstHost[packet]!,
+            dstHost: packets.srcHost[packet]!,
+            control: { dropped: packet, key },
+          });
           sw.sendControl(nack);
           return true;
         },
       }),
     },
     senderPart: {
-      specVersion: 1,
+      specVersion: 2,
       name: "resend on nack",
       create: (host) => ({
         openFlow: () => ({ nextSendPs: () => 0 }),
         onControl: (packet) => {
-          if (packet.kind !== "nack") return;
-          const dropped = packet.control as Packet;
-          retried.add(dropped);
+          if (host.packets.kind(packet) !== "nack") return;
+          const { dropped, key } = host.packets.control[packet] as {
+            dropped: PacketId;
+            key: string;
+          };
+          retried.add(key);
           host.resend(dropped);
         },
       }),
@@ -130,11 +146,10 @@ it("lets a switch part drop heads it may drop; the source resends and every mess
   const net = new Network(singleSwitch({ hosts: 3, rateGbps: 10, latencyNs: 10 }), { cc: scheme });
   const seen = new Map<string, number>();
   net.onDelivery((p) => {
-    if (p.kind === "data")
-      seen.set(
-        `${p.messageId}/${p.seqInMessage}`,
-        (seen.get(`${p.messageId}/${p.seqInMessage}`) ?? 0) + 1,
-      );
+    const { packets } = net;
+    if (packets.kindCode[p] !== DATA_KIND) return;
+    const key = `${packets.messageId[p]}/${packets.seqInMessage[p]}`;
+    seen.set(key, (seen.get(key) ?? 0) + 1);
   });
   for (const src of [0, 1])
     for (let m = 0; m < 3; m++) net.addMessage(src, { dstHost: 2, bytes: 20_000, startPs: 0 });

@@ -4,7 +4,7 @@
  * conservation at every event, PFC buffers within their size, per-flow order under
  * deterministic routing, determinism per seed, and no link carrying more than its rate.
  */
-import { creditBlocks, pfcHeadroomBytes, type Topology } from "@cclab/fabric";
+import { creditBlocks, DATA_KIND, pfcHeadroomBytes, type Topology } from "@cclab/fabric";
 import {
   type GenericLinkSpec,
   type GenericNodeSpec,
@@ -209,19 +209,22 @@ function runCase(c: Case): Outcome {
     });
     expected.set(id, { bytes: m.bytes, flow: m.src });
   }
+  const packets = net.packets;
   net.onDelivery((packet, nowPs) => {
-    if (packet.kind !== "data") return;
-    const key = `${packet.messageId}/${packet.seqInMessage}`;
+    if (packets.kindCode[packet] !== DATA_KIND) return;
+    const key = `${packets.messageId[packet]}/${packets.seqInMessage[packet]}`;
     deliveries.set(key, (deliveries.get(key) ?? 0) + 1);
     trace.push(`${nowPs}:${key}`);
     if (deterministic) {
       // A flow's packets must arrive in the order they were injected (a host injects one
       // packet at a time, so injection times order them).
-      const previous = lastInjected.get(packet.flowId) ?? -1;
-      if (packet.injectedPs <= previous) {
-        violation ??= `flow ${packet.flowId}: packet injected at ${packet.injectedPs} ps arrived after one injected at ${previous} ps`;
+      const flowId = packets.flowId[packet]!;
+      const injectedPs = packets.injectedPs[packet]!;
+      const previous = lastInjected.get(flowId) ?? -1;
+      if (injectedPs <= previous) {
+        violation ??= `flow ${flowId}: packet injected at ${injectedPs} ps arrived after one injected at ${previous} ps`;
       }
-      lastInjected.set(packet.flowId, packet.injectedPs);
+      lastInjected.set(flowId, injectedPs);
     }
   });
   const maxPacket = (c.options.host?.mtuBytes ?? 2048) + 26;

@@ -1,5 +1,5 @@
 import { Histogram, type HistogramSummary, jainIndex, type TimePs } from "@cclab/core-des";
-import type { Packet } from "@cclab/fabric";
+import { DATA_KIND, type PacketId, type Packets } from "@cclab/fabric";
 import { flowIdOf, type MessageCompletion } from "@cclab/fabric-hca";
 import type { IdealFct, Network } from "@cclab/network";
 import { FlowLatencySamples, sortedSummary } from "./latency-samples.js";
@@ -123,10 +123,13 @@ export class Collector {
   private readonly maxMessageRecords: number;
   private readonly perFlowStats: boolean;
 
+  private readonly packets: Packets;
+
   constructor(
     private readonly network: Network,
     options: CollectorOptions,
   ) {
+    this.packets = network.packets;
     this.warmupPs = options.warmupPs;
     this.binPs = options.binPs;
     this.maxFlowSeries = options.maxFlowSeries;
@@ -193,24 +196,27 @@ export class Collector {
     flow.offeredBytes += bytes;
   }
 
-  private delivered(packet: Packet, now: TimePs): void {
-    if (packet.fecn) this.marks.fecn++;
-    if (packet.becn) this.marks.becn++;
-    if (packet.ecn === 3) this.marks.ecnCe++;
-    if (packet.kind !== "data") {
-      this.controlPackets.set(packet.kind, (this.controlPackets.get(packet.kind) ?? 0) + 1);
+  private delivered(packet: PacketId, now: TimePs): void {
+    const packets = this.packets;
+    if (packets.fecn[packet] === 1) this.marks.fecn++;
+    if (packets.becn[packet] === 1) this.marks.becn++;
+    if (packets.ecn[packet] === 3) this.marks.ecnCe++;
+    if (packets.kindCode[packet] !== DATA_KIND) {
+      const kind = packets.kind(packet);
+      this.controlPackets.set(kind, (this.controlPackets.get(kind) ?? 0) + 1);
       return;
     }
-    const flow = this.byId[packet.flowId]!;
-    const bytes = packet.payloadBytes;
+    const flow = this.byId[packets.flowId[packet]!]!;
+    const bytes = packets.payloadBytes[packet]!;
     flow.deliveredBytes += bytes;
     flow.lastDeliveryPs = now;
-    if (packet.injectedPs < flow.firstInjectionPs) flow.firstInjectionPs = packet.injectedPs;
+    const injectedPs = packets.injectedPs[packet]!;
+    if (injectedPs < flow.firstInjectionPs) flow.firstInjectionPs = injectedPs;
     if (now >= this.warmupPs) {
       flow.windowBytes += bytes;
-      const latency = now - packet.createdPs;
+      const latency = now - packets.createdPs[packet]!;
       this.totalLatencyPs.add(latency);
-      this.networkLatencyPs.add(now - packet.injectedPs);
+      this.networkLatencyPs.add(now - injectedPs);
       if (this.latencySamples !== undefined) {
         this.latencySamples.add(flow.index, latency);
         if (this.latencySamples.full) this.samplesToHistograms();

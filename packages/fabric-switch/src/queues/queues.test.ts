@@ -1,47 +1,50 @@
-import { Packet } from "@cclab/fabric";
+import { NO_PACKET, type PacketId, Packets } from "@cclab/fabric";
 import { fc, test } from "@fast-check/vitest";
 import { describe, expect, it } from "vitest";
 import { SingleQueue } from "./single-queue.js";
 import { VoqPerDestination } from "./voq-destination.js";
 import { VoqPerOutput } from "./voq-port.js";
 
-function packet(id: number, dstHost: number, outPort: number): Packet {
-  const p = new Packet();
-  p.messageId = id;
-  p.dstHost = dstHost;
-  p.outPort = outPort;
+const packets = new Packets();
+
+function packet(id: number, dstHost: number, outPort: number): PacketId {
+  const p = packets.create({ messageId: id, dstHost });
+  packets.outPort[p] = outPort;
   return p;
 }
 
+const messageOf = (p: PacketId): number | undefined =>
+  p === NO_PACKET ? undefined : packets.messageId[p];
+
 describe("queue sets", () => {
   it("1Q: a head for a blocked output hides everything behind it (HOL blocking)", () => {
-    const q = new SingleQueue();
+    const q = new SingleQueue(packets);
     q.enqueue(packet(1, 0, 0));
     q.enqueue(packet(2, 1, 1));
-    expect(q.headFor(1)).toBeUndefined();
-    expect(q.headFor(0)?.messageId).toBe(1);
+    expect(q.headFor(1)).toBe(NO_PACKET);
+    expect(messageOf(q.headFor(0))).toBe(1);
     q.dequeueFor(0);
-    expect(q.headFor(1)?.messageId).toBe(2);
+    expect(messageOf(q.headFor(1))).toBe(2);
   });
 
   it("VOQ per output: each output sees its own head", () => {
-    const q = new VoqPerOutput(3);
+    const q = new VoqPerOutput(3, packets);
     q.enqueue(packet(1, 0, 0));
     q.enqueue(packet(2, 1, 1));
-    expect(q.headFor(1)?.messageId).toBe(2);
-    expect(q.headFor(2)).toBeUndefined();
+    expect(messageOf(q.headFor(1))).toBe(2);
+    expect(q.headFor(2)).toBe(NO_PACKET);
     expect(q.packetCount).toBe(2);
   });
 
   it("VOQ per destination: destinations sharing an output take turns", () => {
-    const q = new VoqPerDestination(4);
+    const q = new VoqPerDestination(4, packets);
     q.enqueue(packet(1, 2, 0));
     q.enqueue(packet(2, 2, 0));
     q.enqueue(packet(3, 3, 0));
     q.enqueue(packet(4, 1, 1));
-    const order = [q.dequeueFor(0), q.dequeueFor(0), q.dequeueFor(0)].map((p) => p.messageId);
+    const order = [q.dequeueFor(0), q.dequeueFor(0), q.dequeueFor(0)].map(messageOf);
     expect(order).toEqual([1, 3, 2]);
-    expect(q.headFor(1)?.messageId).toBe(4);
+    expect(messageOf(q.headFor(1))).toBe(4);
   });
 });
 
@@ -56,10 +59,10 @@ test.prop(
 )("queue sets keep per-destination order and lose nothing", (kind, arrivals) => {
   const q =
     kind === "1q"
-      ? new SingleQueue()
+      ? new SingleQueue(packets)
       : kind === "voq-port"
-        ? new VoqPerOutput(4)
-        : new VoqPerDestination(6);
+        ? new VoqPerOutput(4, packets)
+        : new VoqPerDestination(6, packets);
   // Deterministic routing: a destination always maps to one output.
   arrivals.forEach(([_, dst], i) => {
     q.enqueue(packet(i, dst, dst % 4));
@@ -68,9 +71,9 @@ test.prop(
   let guard = 0;
   while (q.packetCount > 0 && guard++ < 1000) {
     for (let out = 0; out < 4; out++) {
-      if (q.headFor(out) !== undefined) {
+      if (q.headFor(out) !== NO_PACKET) {
         const p = q.dequeueFor(out);
-        seen[p.dstHost]!.push(p.messageId);
+        seen[packets.dstHost[p]!]!.push(packets.messageId[p]!);
       }
     }
   }

@@ -1,32 +1,41 @@
-import { Fifo, type InputQueueSet, type Packet, type QueueingPart } from "@cclab/fabric";
+import {
+  type InputQueueSet,
+  IntFifo,
+  NO_PACKET,
+  type PacketId,
+  type Packets,
+  type QueueingPart,
+} from "@cclab/fabric";
 
 /**
  * One FIFO per input port and VL ("1Q"): a head packet for a busy or blocked output blocks
  * everything behind it (head-of-line blocking, Gran thesis background chapter).
  */
 export class SingleQueue implements InputQueueSet {
-  private readonly queue = new Fifo<Packet>(16);
+  private readonly queue = new IntFifo(16);
+
+  constructor(private readonly packets: Packets) {}
 
   get packetCount(): number {
     return this.queue.length;
   }
 
-  enqueue(packet: Packet): void {
+  enqueue(packet: PacketId): void {
     this.queue.push(packet);
   }
 
-  headFor(outPort: number): Packet | undefined {
+  headFor(outPort: number): PacketId {
     const head = this.queue.peek();
-    return head !== undefined && head.outPort === outPort ? head : undefined;
+    return head !== NO_PACKET && this.packets.outPort[head] === outPort ? head : NO_PACKET;
   }
 
-  dequeueFor(_outPort: number): Packet {
-    return this.queue.shift()!;
+  dequeueFor(_outPort: number): PacketId {
+    return this.queue.shift();
   }
 }
 
 export const singleQueue: QueueingPart = {
-  specVersion: 1,
+  specVersion: 2,
   name: "1q",
-  create: () => new SingleQueue(),
+  create: (context) => new SingleQueue(context.packets),
 };

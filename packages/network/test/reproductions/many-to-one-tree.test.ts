@@ -27,7 +27,9 @@ describe("many-to-one in a 4-ary 3-tree, D-mod-k, round-robin, no CC", () => {
   const delivered = new Float64Array(fabric.hosts.length);
   const warmupPs = msToPs(2);
   net.onDelivery((packet, nowPs) => {
-    if (nowPs >= warmupPs) delivered[packet.srcHost]! += packet.payloadBytes;
+    if (nowPs >= warmupPs) {
+      delivered[net.packets.srcHost[packet]!]! += net.packets.payloadBytes[packet]!;
+    }
   });
   for (let src = 1; src < fabric.hosts.length; src++) {
     net.addMessage(src, { dstHost: dst, bytes: 1e9, startPs: 0 });

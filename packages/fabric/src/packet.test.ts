@@ -1,0 +1,86 @@
+import { fc, test } from "@fast-check/vitest";
+import { describe, expect, it } from "vitest";
+import { DATA_KIND, Ecn, NO_PACKET, Packets } from "./packet.js";
+
+describe("Packets, the packet store", () => {
+  it("gives a new packet every field at its default, also when the id is reused", () => {
+    const packets = new Packets(1);
+    const p = packets.create({
+      kind: "cnp",
+      sizeBytes: 64,
+      vl: 3,
+      fecn: true,
+      becn: true,
+      ecn: Ecn.congestion,
+      lastOfMessage: true,
+      createdPs: 2 ** 40,
+      control: { grant: 5 },
+    });
+    packets.outPort[p] = 7;
+    packets.hops[p] = 2;
+    packets.next[p] = 4;
+    packets.free(p);
+    const q = packets.alloc();
+    expect(q).toBe(p);
+    expect(packets.snapshot(q)).toEqual({
+      id: q,
+      kind: "data",
+      sizeBytes: 0,
+      payloadBytes: 0,
+      vl: 0,
+      sl: 0,
+      srcHost: 0,
+      dstHost: 0,
+      flowId: 0,
+      messageId: 0,
+      seqInMessage: 0,
+      lastOfMessage: false,
+      messageBytes: 0,
+      outPort: -1,
+      hops: 0,
+      fecn: false,
+      becn: false,
+      ecn: Ecn.notCapable,
+      createdPs: 0,
+      injectedPs: 0,
+      control: undefined,
+    });
+    expect(packets.next[q]).toBe(NO_PACKET);
+    expect(packets.kindCode[q]).toBe(DATA_KIND);
+  });
+
+  it("names kinds by code, gives x- kinds codes of their own and rejects others", () => {
+    const packets = new Packets();
+    const p = packets.create({ kind: "x-ccfit-stop" });
+    const q = packets.create({ kind: "x-ccfit-go" });
+    expect([packets.kind(p), packets.kind(q)]).toEqual(["x-ccfit-stop", "x-ccfit-go"]);
+    expect(packets.kindCodeOf("x-ccfit-stop")).toBe(packets.kindCode[p]);
+    expect(packets.kindCode[p]).not.toBe(packets.kindCode[q]);
+    packets.setKind(p, "grant");
+    expect(packets.kind(p)).toBe("grant");
+    expect(() => packets.kindCodeOf("gossip" as "data")).toThrow(/unknown packet kind "gossip"/);
+  });
+
+  test.prop([fc.array(fc.oneof(fc.constant("alloc" as const), fc.nat()), { maxLength: 300 })], {
+    numRuns: 100,
+  })("keeps every live packet's fields through growth and reuse", (ops) => {
+    const packets = new Packets(1);
+    const live = new Map<number, number>(); // id → its payload
+    let stamp = 0;
+    for (const op of ops) {
+      if (op === "alloc" || live.size === 0) {
+        const p = packets.create({ payloadBytes: ++stamp, flowId: 2 ** 33 + stamp });
+        expect(live.has(p)).toBe(false);
+        live.set(p, stamp);
+      } else {
+        const p = [...live.keys()][op % live.size]!;
+        packets.free(p);
+        live.delete(p);
+      }
+      expect(packets.live).toBe(live.size);
+    }
+    for (const [p, payload] of live) {
+      expect([packets.payloadBytes[p], packets.flowId[p]]).toEqual([payload, 2 ** 33 + payload]);
+    }
+  });
+});
