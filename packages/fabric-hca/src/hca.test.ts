@@ -11,7 +11,7 @@ const LATENCY_PS = 100_000;
 function pair(config: Partial<HcaConfig> = {}, vlCount = 1, latencyStats = true) {
   const scheduler = new Scheduler();
   const packets = new Packets();
-  const links = new LinkSet(scheduler, packets);
+  const links = new LinkSet(scheduler, packets, vlCount, "credit");
   const hosts: Hca[] = [];
   const kinds = registerHcaEvents(scheduler, hosts);
   let nextId = 0;
@@ -26,6 +26,7 @@ function pair(config: Partial<HcaConfig> = {}, vlCount = 1, latencyStats = true)
         discipline: "credit",
         scheduler,
         packets,
+        links,
         kinds,
         nextMessageId: () => nextId++,
         latencyStats,
@@ -33,14 +34,14 @@ function pair(config: Partial<HcaConfig> = {}, vlCount = 1, latencyStats = true)
     );
   }
   const [a, b] = hosts as [Hca, Hca];
-  const ab = links.add(RATE_GBPS, LATENCY_PS, vlCount);
-  const ba = links.add(RATE_GBPS, LATENCY_PS, vlCount);
+  const ab = links.add(RATE_GBPS, LATENCY_PS);
+  const ba = links.add(RATE_GBPS, LATENCY_PS);
   a.attach(ab, ba);
   b.attach(ba, ab);
   a.uplinkFlow.credits.fill(b.inputCreditBlocks());
   b.uplinkFlow.credits.fill(a.inputCreditBlocks());
-  ab.connect(a, 0, a.uplinkFlow, b, 0, b.receiveTiming());
-  ba.connect(b, 0, b.uplinkFlow, a, 0, a.receiveTiming());
+  ab.connect(a, 0, b, 0, b.receiveTiming());
+  ba.connect(b, 0, a, 0, a.receiveTiming());
   // A delivered packet is freed after the listener: keep a copy of its fields.
   const received: { packet: PacketSnapshot; atPs: number }[] = [];
   b.onDelivery((packet, atPs) => received.push({ packet: packets.snapshot(packet), atPs }));

@@ -9,10 +9,11 @@ import {
   type Link,
   type LinkReceiver,
   type LinkSender,
+  type LinkSet,
   NO_PACKET,
   type PacketId,
   type Packets,
-  PortFlowState,
+  type PortFlowState,
   type PortView,
   type ReceiverPart,
   type ReceiveTiming,
@@ -64,6 +65,8 @@ export interface HcaSetup {
   readonly nextMessageId: () => number;
   /** The network's packets: data packets are made here and freed once consumed. */
   readonly packets: Packets;
+  /** The network's links (the host sends on its uplink and returns flow control on its downlink). */
+  readonly links: LinkSet;
   /**
    * Whether the host keeps its own latency histograms (`totalLatencyPs`, `networkLatencyPs`).
    * Default true; a runner that keeps its own (with a warm-up) turns them off: two histogram
@@ -122,8 +125,8 @@ class QueuePair {
 export class Hca implements LinkReceiver, LinkSender {
   readonly index: number;
   readonly name: string;
-  /** The uplink transmitter's credits / pause state. */
-  uplinkFlow: PortFlowState;
+  /** The uplink transmitter's credits / pause state (after {@link attach}). */
+  uplinkFlow!: PortFlowState;
   /** Per VL: bytes in the receive buffer. */
   readonly receiveBytes: Float64Array;
   /** Per VL: credit blocks held by the receive buffer. */
@@ -134,8 +137,19 @@ export class Hca implements LinkReceiver, LinkSender {
   readonly completions: MessageCompletion[] = [];
   /** Messages received completely so far. */
   messagesCompleted = 0;
-  /** Payload bytes delivered to this host, per source flow id. */
-  readonly deliveredBytesByFlow = new Map<number, number>();
+  /**
+   * Payload bytes delivered to this host per sending queue pair, at `[srcHost * vlCount + sl]`
+   * (the flow's id less the destination, which is this host): an array, not a map keyed by
+   * flow id, because it is updated for every packet received.
+   */
+  private readonly deliveredBySource: Float64Array;
+  /**
+   * The message each sending queue pair is delivering (same index), and its bytes received so
+   * far: messages of a queue pair arrive one after the other unless routing reorders them, in
+   * which case the others wait in `partial`.
+   */
+  private readonly currentMessage: Float64Array;
+  private readonly currentBytes: Float64Array;
   packetsSent = 0;
   /** Data packets sent again after a drop a CC scheme reported. */
   packetsResent = 0;
@@ -158,7 +172,10 @@ export class Hca implements LinkReceiver, LinkSender {
   private readonly keepCompletions: boolean;
   private completionListener: ((completion: MessageCompletion) => void) | undefined;
   private uplink: Link | undefined;
-  private downlink: Link | undefined;
+  /** Indices of the uplink and the downlink in `links` (−1 before {@link attach}). */
+  private up = -1;
+  private down = -1;
+  private readonly links: LinkSet;
   private readonly queuePairs = new Map<number, QueuePair>();
   /** Queue pairs with data whose gate allowed them when last asked, in round-robin order. */
   private readonly active = new Fifo<QueuePair>(8);
@@ -197,7 +214,7 @@ export class Hca implements LinkReceiver, LinkSender {
   private readonly rxQueue = new IntFifo(8);
   private receiving = false;
   private readonly pausedUpstream: Uint8Array;
-  /** Bytes received per message id, until the message completes. */
+  /** Bytes received per message id of messages not in `currentMessage`, until they complete. */
   private readonly partial = new Map<number, number>();
   private senderPart: SenderPart | undefined;
   private receiverPart: ReceiverPart | undefined;
@@ -218,6 +235,9 @@ export class Hca implements LinkReceiver, LinkSender {
     this.packets = setup.packets;
     this.latencyStats = setup.latencyStats ?? true;
     this.keepCompletions = setup.keepCompletions ?? true;
+    this.deliveredBySource = new Float64Array(setup.hostCount * setup.vlCount);
+    this.currentMessage = new Float64Array(setup.hostCount * setup.vlCount).fill(-1);
+    this.currentBytes = new Float64Array(setup.hostCount * setup.vlCount);
     this.receiveBytes = new Float64Array(setup.vlCount);
     this.receiveBlocks = new Int32Array(setup.vlCount);
     this.maxReceiveBytes = new Float64Array(setup.vlCount);
@@ -227,7 +247,7 @@ export class Hca implements LinkReceiver, LinkSender {
     this.refusedPaused = new Uint8Array(setup.vlCount);
     this.rotationCount = new Int32Array(setup.vlCount);
     this.rotationShort = new Int32Array(setup.vlCount);
-    this.uplinkFlow = new PortFlowState(setup.discipline, setup.vlCount, 0);
+    this.links = setup.links;
   }
 
   /** Rate of the host's uplink, Gb/s (after {@link attach}). */
@@ -245,7 +265,9 @@ export class Hca implements LinkReceiver, LinkSender {
 
   attach(uplink: Link, downlink: Link): void {
     this.uplink = uplink;
-    this.downlink = downlink;
+    this.up = uplink.index;
+    this.down = downlink.index;
+    this.uplinkFlow = uplink.flow;
   }
 
   /** Credit blocks the host's receive buffer offers per VL. */
@@ -343,6 +365,18 @@ export class Hca implements LinkReceiver, LinkSender {
     this.trySend();
   }
 
+  /** Payload bytes delivered to this host so far, per flow id (of the flows that delivered any). */
+  get deliveredBytesByFlow(): Map<number, number> {
+    const bytes = new Map<number, number>();
+    this.deliveredBySource.forEach((b, k) => {
+      if (b === 0) return;
+      const src = Math.floor(k / this.vlCount);
+      const sl = k % this.vlCount;
+      bytes.set(flowIdOf(src, this.index, sl, this.hostCount, this.vlCount), b);
+    });
+    return bytes;
+  }
+
   /** Payload bytes this host has started to inject (resends excluded), per flow id. */
   injectedBytesByFlow(): Map<number, number> {
     const bytes = new Map<number, number>();
@@ -414,7 +448,7 @@ export class Hca implements LinkReceiver, LinkSender {
     if (this.discipline === "pfc" && this.pausedUpstream[vl] === 0) {
       if (this.receiveBytes[vl]! > this.pfc!.xoffBytes) {
         this.pausedUpstream[vl] = 1;
-        this.downlink!.sendPause(vl, true);
+        this.links.sendPause(this.down, vl, true);
       }
     }
     if (this.config.receiveRateGbps === null) {
@@ -437,10 +471,14 @@ export class Hca implements LinkReceiver, LinkSender {
   private trySend(): void {
     if (this.transmitting) return;
     const now = this.scheduler.nowPs;
-    const flow = this.uplinkFlow;
+    const links = this.links;
+    const up = this.up;
     const packets = this.packets;
     const control = this.control.peek();
-    if (control !== NO_PACKET && flow.canSend(packets.vl[control]!, packets.sizeBytes[control]!)) {
+    if (
+      control !== NO_PACKET &&
+      links.canSend(up, packets.vl[control]!, packets.sizeBytes[control]!)
+    ) {
       this.control.shift();
       this.transmit(control);
       return;
@@ -451,7 +489,10 @@ export class Hca implements LinkReceiver, LinkSender {
       return;
     }
     const resend = this.resends.peek();
-    if (resend !== NO_PACKET && flow.canSend(packets.vl[resend]!, packets.sizeBytes[resend]!)) {
+    if (
+      resend !== NO_PACKET &&
+      links.canSend(up, packets.vl[resend]!, packets.sizeBytes[resend]!)
+    ) {
       this.resends.shift();
       packets.injectedPs[resend] = now;
       this.packetsResent++;
@@ -495,12 +536,12 @@ export class Hca implements LinkReceiver, LinkSender {
       // Room on the uplink only grows with less to send: a size refused once this decision
       // is refused again without asking.
       if (size >= refused[vl]!) continue;
-      if (!flow.canSend(vl, size)) {
-        flow.markBlocked(vl, now);
+      if (!links.canSend(up, vl, size)) {
+        links.markBlocked(up, vl, now);
         refused[vl] = size;
         continue;
       }
-      flow.markUnblocked(vl, now);
+      links.markUnblocked(up, vl, now);
       if (!oldestFirst) {
         // Round robin: the first that may send does; it was pushed to the back.
         this.sendFrom(qp, this.active.length - 1, now);
@@ -515,8 +556,9 @@ export class Hca implements LinkReceiver, LinkSender {
       return;
     }
     this.refusedVersion = this.rotationVersion;
-    this.refusedCredits.set(flow.credits);
-    this.refusedPaused.set(flow.paused);
+    const v = this.vlCount;
+    this.refusedCredits.set(links.flow.credits.subarray(up * v, (up + 1) * v));
+    this.refusedPaused.set(links.flow.paused.subarray(up * v, (up + 1) * v));
     if (this.parked.length !== 0) this.wakeAt(this.parked[0]!.parkedUntilPs);
   }
 
@@ -564,25 +606,27 @@ export class Hca implements LinkReceiver, LinkSender {
   // hold next (a full one, unless some head is short): the decision is over without a scan,
   // which matters on a blocked uplink with hundreds of queue pairs.
   private noRoomForAny(now: TimePs): boolean {
-    const flow = this.uplinkFlow;
+    const links = this.links;
+    const up = this.up;
     const full = this.config.mtuBytes + this.config.headerBytes;
     const smallest = this.config.headerBytes + 1;
     for (let vl = 0; vl < this.vlCount; vl++) {
       if (this.rotationCount[vl] === 0) continue;
-      if (flow.canSend(vl, this.rotationShort[vl] === 0 ? full : smallest)) return false;
+      if (links.canSend(up, vl, this.rotationShort[vl] === 0 ? full : smallest)) return false;
     }
     for (let vl = 0; vl < this.vlCount; vl++) {
-      if (this.rotationCount[vl] !== 0) flow.markBlocked(vl, now);
+      if (this.rotationCount[vl] !== 0) links.markBlocked(up, vl, now);
     }
     return true;
   }
 
   // True when the uplink can take nothing it refused at the last fruitless send decision.
   private roomNotGrown(): boolean {
-    const flow = this.uplinkFlow;
+    const { credits, paused } = this.links.flow;
+    const base = this.up * this.vlCount;
     for (let vl = 0; vl < this.vlCount; vl++) {
-      if (flow.credits[vl]! > this.refusedCredits[vl]!) return false;
-      if (flow.paused[vl]! < this.refusedPaused[vl]!) return false;
+      if (credits[base + vl]! > this.refusedCredits[vl]!) return false;
+      if (paused[base + vl]! < this.refusedPaused[vl]!) return false;
     }
     return true;
   }
@@ -658,13 +702,13 @@ export class Hca implements LinkReceiver, LinkSender {
   }
 
   private transmit(packet: PacketId): void {
-    const link = this.uplink!;
+    const links = this.links;
     const size = this.packets.sizeBytes[packet]!;
-    this.uplinkFlow.consume(this.packets.vl[packet]!, size);
+    links.consume(this.up, this.packets.vl[packet]!, size);
     this.transmitting = true;
     this.packetsSent++;
-    const endPs = this.scheduler.nowPs + link.serPs(size);
-    link.transmit(packet, endPs);
+    const endPs = this.scheduler.nowPs + links.serPs(this.up, size);
+    links.transmit(this.up, packet, endPs);
     this.scheduler.schedule(endPs, this.kinds.txEnds, this.index);
   }
 
@@ -720,6 +764,30 @@ export class Hca implements LinkReceiver, LinkSender {
     this.scheduler.schedule(this.scheduler.nowPs + servicePs, this.kinds.rxEnds, this.index);
   }
 
+  // Bytes of message `messageId` received so far from queue pair `source`, with `payload` more.
+  private receivedOf(source: number, messageId: number, payload: number): number {
+    if (this.currentMessage[source] === messageId) {
+      const got = this.currentBytes[source]! + payload;
+      this.currentBytes[source] = got;
+      return got;
+    }
+    const before = this.partial.get(messageId);
+    if (before === undefined && this.currentMessage[source] === -1) {
+      this.currentMessage[source] = messageId;
+      this.currentBytes[source] = payload;
+      return payload;
+    }
+    const got = (before ?? 0) + payload;
+    this.partial.set(messageId, got);
+    return got;
+  }
+
+  // Message `messageId` from queue pair `source` is complete.
+  private messageReceived(source: number, messageId: number): void {
+    if (this.currentMessage[source] === messageId) this.currentMessage[source] = -1;
+    else this.partial.delete(messageId);
+  }
+
   // The packet leaves the receive buffer: its credits go back (MODEL.md), then it is counted,
   // shown to the listeners and CC parts, and freed.
   private consume(packet: PacketId): void {
@@ -730,10 +798,10 @@ export class Hca implements LinkReceiver, LinkSender {
     this.receiveBytes[vl]! -= size;
     this.receiveBlocks[vl]! -= creditBlocks(size);
     if (this.discipline === "credit") {
-      this.downlink!.returnCredits(vl, creditBlocks(size));
+      this.links.returnCredits(this.down, vl, creditBlocks(size));
     } else if (this.pausedUpstream[vl] === 1 && this.receiveBytes[vl]! <= this.pfc!.xonBytes) {
       this.pausedUpstream[vl] = 0;
-      this.downlink!.sendPause(vl, false);
+      this.links.sendPause(this.down, vl, false);
     }
     this.packetsReceived++;
     if (packets.kindCode[packet] === DATA_KIND) {
@@ -744,10 +812,11 @@ export class Hca implements LinkReceiver, LinkSender {
       const flowId = packets.flowId[packet]!;
       const payload = packets.payloadBytes[packet]!;
       const messageId = packets.messageId[packet]!;
-      this.deliveredBytesByFlow.set(flowId, (this.deliveredBytesByFlow.get(flowId) ?? 0) + payload);
-      const got = (this.partial.get(messageId) ?? 0) + payload;
+      const source = packets.srcHost[packet]! * this.vlCount + packets.sl[packet]!;
+      this.deliveredBySource[source]! += payload;
+      const got = this.receivedOf(source, messageId, payload);
       if (got === packets.messageBytes[packet]) {
-        this.partial.delete(messageId);
+        this.messageReceived(source, messageId);
         const completion: MessageCompletion = {
           messageId,
           flowId,
@@ -760,8 +829,6 @@ export class Hca implements LinkReceiver, LinkSender {
         this.messagesCompleted++;
         if (this.keepCompletions) this.completions.push(completion);
         this.completionListener?.(completion);
-      } else {
-        this.partial.set(messageId, got);
       }
       this.receiverPart?.onData?.(packet);
       this.listener?.(packet, now);

@@ -16,15 +16,22 @@ import {
   type Link,
   type LinkReceiver,
   type LinkSender,
+  type LinkSet,
   NO_PACKET,
   type PacketId,
   type Packets,
-  PortFlowState,
+  type PortFlowState,
   type PortView,
   type ReceiveTiming,
   type SwitchPart,
 } from "@cclab/fabric";
+import { voqPerOutput } from "./queues/voq-port.js";
 import { queueingPartOf, type SwitchConfig } from "./switch-config.js";
+
+// Port selection rules (ForwardingTable["selection"]) as codes.
+const SELECT_FIRST = 0;
+const SELECT_HASH = 1;
+const SELECT_RANDOM = 2;
 
 /** Ports per switch the event target encoding allows (target = switch << 10 | port). */
 export const MAX_SWITCH_PORTS = 1024;
@@ -48,6 +55,8 @@ export interface SwitchSetup {
   readonly scheduler: Scheduler;
   /** The network's packets. */
   readonly packets: Packets;
+  /** The network's links (the switch sends on and returns flow control over them). */
+  readonly links: LinkSet;
   /** Used by `random` port selection. */
   readonly rng: RngStream;
   /** Event kinds registered by {@link registerSwitchEvents}. */
@@ -103,6 +112,7 @@ export class Switch implements LinkReceiver, LinkSender {
   private readonly discipline: FlowControlDiscipline;
   private readonly scheduler: Scheduler;
   private readonly packets: Packets;
+  private readonly links: LinkSet;
   private readonly rng: RngStream;
   private readonly kinds: SwitchKinds;
   /** True when the switch has output buffers (and a crossbar stage in front of them). */
@@ -112,8 +122,9 @@ export class Switch implements LinkReceiver, LinkSender {
   private readonly xbarInput: Int32Array;
   private readonly xbarPacket: Int32Array;
   private readonly xbarVlRr: Int32Array;
-  private readonly outLink: (Link | undefined)[];
-  private readonly inLink: (Link | undefined)[];
+  /** Per port: the index of the link leaving it and of the one arriving at it, or −1 (not cabled). */
+  private readonly outLink: Int32Array;
+  private readonly inLink: Int32Array;
   /**
    * The packet last received on each input and when its tail arrives there. A packet cut
    * through before its tail arrived is always the last one its input received (the next
@@ -122,7 +133,22 @@ export class Switch implements LinkReceiver, LinkSender {
    */
   private readonly lastIn: Int32Array;
   private readonly lastInTailPs: Float64Array;
+  /**
+   * The queue sets of a plug-in queueing scheme, per (input, VL); empty with the built-in VOQ
+   * per output, which lives in `voqHead` and `voqTail` instead.
+   */
   private readonly queues: InputQueueSet[] = [];
+  /**
+   * VOQ per output port (`queueing: voq-port`, the default) as flat arrays: the queue of
+   * (input, VL) for output `out` is the chain of packets (through `Packets.next`) from
+   * `voqHead[k]` to `voqTail[k]`, `k = (input * vlCount + vl) * portCount + out`. One object
+   * per (input, VL) with two arrays of its own (the `VoqPerOutput` queue set) cost several
+   * cache misses per hop on a large fabric.
+   */
+  private readonly voqHead: Int32Array | undefined;
+  private readonly voqTail: Int32Array | undefined;
+  /** Control packets waiting in `controlQueues`, all ports: mostly none, and then no port is looked at. */
+  private controlWaiting = 0;
   /**
    * Time-weighted input occupancy per (port, VL), as flat arrays: the area under the curve up
    * to `occLastPs`, and the maximum. Two of these updates per packet-hop; one object per queue
@@ -182,9 +208,14 @@ export class Switch implements LinkReceiver, LinkSender {
   private readonly inputOutCount: Int32Array;
   private readonly readFree: Int32Array;
   private readonly crossbarFree: Int32Array;
-  private readonly selection: ForwardingTable["selection"];
-  private readonly firstPort: Int32Array;
-  private readonly candidates: readonly (readonly number[])[];
+  /**
+   * The forwarding table flattened: destination `d`'s candidate ports are
+   * `routePorts[routeStart[d] .. routeStart[d + 1])`, and the selection rule is a code (an
+   * array of arrays and a string compare per packet measured 5 % of uniform256's time).
+   */
+  private readonly selection: number;
+  private readonly routeStart: Int32Array;
+  private readonly routePorts: Int32Array;
   private part: SwitchPart | undefined;
 
   constructor(setup: SwitchSetup) {
@@ -200,6 +231,7 @@ export class Switch implements LinkReceiver, LinkSender {
     this.discipline = setup.discipline;
     this.scheduler = setup.scheduler;
     this.packets = setup.packets;
+    this.links = setup.links;
     this.rng = setup.rng;
     this.kinds = setup.kinds;
     this.buffered = config.outputBufferBytes > 0;
@@ -222,8 +254,8 @@ export class Switch implements LinkReceiver, LinkSender {
     this.readFree = new Int32Array(words);
     for (let port = 0; port < portCount; port++) setBit(this.readFree, 0, port);
     this.crossbarFree = new Int32Array(words);
-    this.outLink = new Array(portCount).fill(undefined);
-    this.inLink = new Array(portCount).fill(undefined);
+    this.outLink = new Int32Array(portCount).fill(-1);
+    this.inLink = new Int32Array(portCount).fill(-1);
     this.lastIn = new Int32Array(portCount).fill(NO_PACKET);
     this.lastInTailPs = new Float64Array(portCount);
     this.readBusy = new Int32Array(portCount);
@@ -249,20 +281,25 @@ export class Switch implements LinkReceiver, LinkSender {
     this.outVlServed = new Int32Array(portCount);
     this.xbarVlServed = new Int32Array(portCount);
     const queueing = queueingPartOf(config);
+    const flatVoq = queueing === voqPerOutput;
+    this.voqHead = flatVoq ? new Int32Array(portCount * v * portCount).fill(NO_PACKET) : undefined;
+    this.voqTail = flatVoq ? new Int32Array(portCount * v * portCount).fill(NO_PACKET) : undefined;
     for (let port = 0; port < portCount; port++) {
       this.controlQueues.push(new IntFifo(2));
       for (let vl = 0; vl < v; vl++) this.outQueues.push(new IntFifo(4));
       for (let vl = 0; vl < v; vl++) {
-        this.queues.push(
-          queueing.create({
-            switchIndex: setup.index,
-            inPort: port,
-            vl,
-            portCount,
-            hostCount: setup.hostCount,
-            packets: setup.packets,
-          }),
-        );
+        if (!flatVoq) {
+          this.queues.push(
+            queueing.create({
+              switchIndex: setup.index,
+              inPort: port,
+              vl,
+              portCount,
+              hostCount: setup.hostCount,
+              packets: setup.packets,
+            }),
+          );
+        }
         if (config.occupancyBinNs !== null) {
           this.occupancySeries!.push(
             new TimeWeightedAverage({ binWidthPs: nsToPs(config.occupancyBinNs) }),
@@ -270,9 +307,18 @@ export class Switch implements LinkReceiver, LinkSender {
         }
       }
     }
-    this.selection = setup.table.selection;
-    this.candidates = setup.table.candidates;
-    this.firstPort = Int32Array.from(setup.table.candidates, (c) => (c.length === 0 ? -1 : c[0]!));
+    const table = setup.table;
+    this.selection =
+      table.selection === "first"
+        ? SELECT_FIRST
+        : table.selection === "flow-hash"
+          ? SELECT_HASH
+          : SELECT_RANDOM;
+    this.routeStart = new Int32Array(table.candidates.length + 1);
+    for (let d = 0; d < table.candidates.length; d++) {
+      this.routeStart[d + 1] = this.routeStart[d]! + table.candidates[d]!.length;
+    }
+    this.routePorts = Int32Array.from(table.candidates.flat());
   }
 
   /** Credit blocks an input port holds per VL (what the upstream starts with). */
@@ -292,10 +338,10 @@ export class Switch implements LinkReceiver, LinkSender {
 
   /** Attaches the link leaving `port` and the link arriving at it. */
   attach(port: number, out: Link, incoming: Link): void {
-    this.outLink[port] = out;
-    this.inLink[port] = incoming;
+    this.outLink[port] = out.index;
+    this.inLink[port] = incoming.index;
     setBit(this.crossbarFree, 0, port);
-    this.outFlow[port] = new PortFlowState(this.discipline, this.vlCount, 0);
+    this.outFlow[port] = out.flow;
   }
 
   setPart(part: SwitchPart | undefined): void {
@@ -334,7 +380,7 @@ export class Switch implements LinkReceiver, LinkSender {
     const q = inPort * this.vlCount + vl;
     this.addBytes(q, size);
     this.inputBlocks[q]! += creditBlocks(size);
-    this.queues[q]!.enqueue(packet);
+    this.enqueue(inPort, vl, out, packet);
     this.countQueued(inPort, out, vl);
     if (this.discipline === "pfc") this.checkXoff(inPort, vl, q);
     this.part?.onEnqueue?.(packet, inPort);
@@ -378,6 +424,7 @@ export class Switch implements LinkReceiver, LinkSender {
     const out = this.route(packet);
     this.packets.outPort[packet] = out;
     this.controlQueues[out]!.push(packet);
+    this.controlWaiting++;
     this.serveOutput(out);
   }
 
@@ -387,7 +434,7 @@ export class Switch implements LinkReceiver, LinkSender {
   // sends a waiting control packet, else grants an input. With output buffers the link drains
   // the output buffer while the crossbar output refills it.
   private serveOutput(out: number): void {
-    if (this.outLink[out] === undefined) return;
+    if (this.outLink[out]! < 0) return;
     if (this.buffered) {
       if (this.outBusy[out] === 0) this.serveLink(out);
       if (this.xbarBusy[out] === 0) this.arbitrate(out);
@@ -397,13 +444,16 @@ export class Switch implements LinkReceiver, LinkSender {
   }
 
   private sendWaitingControl(out: number): boolean {
+    if (this.controlWaiting === 0) return false;
     const control = this.controlQueues[out]!;
     if (control.length === 0) return false;
     const packet = control.peek();
-    if (!this.outFlow[out]!.canSend(this.packets.vl[packet]!, this.packets.sizeBytes[packet]!)) {
+    const l = this.outLink[out]!;
+    if (!this.links.canSend(l, this.packets.vl[packet]!, this.packets.sizeBytes[packet]!)) {
       return false;
     }
     control.shift();
+    this.controlWaiting--;
     this.startOnLink(out, FROM_SWITCH_CONTROL, packet);
     return true;
   }
@@ -483,7 +533,7 @@ export class Switch implements LinkReceiver, LinkSender {
             blocked = true;
             continue;
           }
-          this.queues[input * v + vl]!.dequeueFor(out);
+          this.dequeue(input, vl, out);
           this.countDequeued(input, out, vl);
           this.outRr[out] = input + 1 < n ? input + 1 : 0;
           this.forward(out, input, packet);
@@ -493,7 +543,9 @@ export class Switch implements LinkReceiver, LinkSender {
       from = 0;
       to = first;
     }
-    if (blocked && !this.buffered) this.outFlow[out]!.markBlocked(vl, this.scheduler.nowPs);
+    if (blocked && !this.buffered) {
+      this.links.markBlocked(this.outLink[out]!, vl, this.scheduler.nowPs);
+    }
     return false;
   }
 
@@ -531,10 +583,12 @@ export class Switch implements LinkReceiver, LinkSender {
             const packet = this.headFor(input, vl, out);
             if (packet === NO_PACKET) continue;
             if (!this.hasRoom(out, vl, this.packets.sizeBytes[packet]!)) {
-              if (!this.buffered) this.outFlow[out]!.markBlocked(vl, this.scheduler.nowPs);
+              if (!this.buffered) {
+                this.links.markBlocked(this.outLink[out]!, vl, this.scheduler.nowPs);
+              }
               continue;
             }
-            this.queues[input * v + vl]!.dequeueFor(out);
+            this.dequeue(input, vl, out);
             this.countDequeued(input, out, vl);
             this.inRr[input] = out + 1 < n ? out + 1 : 0;
             this.forward(out, input, packet);
@@ -574,25 +628,61 @@ export class Switch implements LinkReceiver, LinkSender {
   // The head an input would send to `out` on `vl`, after the switch part has dropped the
   // heads its scheme allows to drop.
   private headFor(input: number, vl: number, out: number): PacketId {
-    const queue = this.queues[input * this.vlCount + vl]!;
-    let packet = queue.headFor(out);
+    let packet = this.head(input, vl, out);
     const drop = this.part?.dropAtHead;
     if (drop === undefined) return packet;
     while (packet !== NO_PACKET && drop.call(this.part, packet, input)) {
-      queue.dequeueFor(out);
+      this.dequeue(input, vl, out);
       this.countDequeued(input, out, vl);
       this.part?.onDequeue?.(packet, input);
       this.droppedPackets++;
       this.freeInputBuffer(input, vl, this.packets.sizeBytes[packet]!);
-      packet = queue.headFor(out);
+      packet = this.head(input, vl, out);
     }
     return packet;
+  }
+
+  // The queues of (input, VL), through the flat VOQ or the queue set.
+  private enqueue(input: number, vl: number, out: number, packet: PacketId): void {
+    const tails = this.voqTail;
+    if (tails === undefined) {
+      this.queues[input * this.vlCount + vl]!.enqueue(packet);
+      return;
+    }
+    const next = this.packets.next;
+    const k = (input * this.vlCount + vl) * this.portCount + out;
+    next[packet] = NO_PACKET;
+    const tail = tails[k]!;
+    if (tail === NO_PACKET) this.voqHead![k] = packet;
+    else next[tail] = packet;
+    tails[k] = packet;
+  }
+
+  private head(input: number, vl: number, out: number): PacketId {
+    const heads = this.voqHead;
+    if (heads === undefined) return this.queues[input * this.vlCount + vl]!.headFor(out);
+    return heads[(input * this.vlCount + vl) * this.portCount + out]!;
+  }
+
+  private dequeue(input: number, vl: number, out: number): void {
+    const heads = this.voqHead;
+    if (heads === undefined) {
+      this.queues[input * this.vlCount + vl]!.dequeueFor(out);
+      return;
+    }
+    const next = this.packets.next;
+    const k = (input * this.vlCount + vl) * this.portCount + out;
+    const packet = heads[k]!;
+    const after = next[packet]!;
+    heads[k] = after;
+    if (after === NO_PACKET) this.voqTail![k] = NO_PACKET;
+    else next[packet] = NO_PACKET;
   }
 
   // Room downstream of the crossbar: credits or no pause on the link, or space in the
   // output buffer when there is one.
   private hasRoom(out: number, vl: number, sizeBytes: number): boolean {
-    if (!this.buffered) return this.outFlow[out]!.canSend(vl, sizeBytes);
+    if (!this.buffered) return this.links.canSend(this.outLink[out]!, vl, sizeBytes);
     return this.outputBytes[out * this.vlCount + vl]! + sizeBytes <= this.config.outputBufferBytes;
   }
 
@@ -613,7 +703,8 @@ export class Switch implements LinkReceiver, LinkSender {
     this.xbarInput[out] = input;
     this.xbarPacket[out] = packet;
     this.outputBytes[out * this.vlCount + this.packets.vl[packet]!]! += size;
-    const crossed = now + Math.ceil(this.outLink[out]!.serPs(size) / this.config.speedup);
+    const crossed =
+      now + Math.ceil(this.links.serPs(this.outLink[out]!, size) / this.config.speedup);
     const tail = this.tailArrivalPs(input, packet);
     const endPs = tail > crossed ? tail : crossed;
     this.scheduler.schedule(endPs, this.kinds.transferEnd, (this.index << PORT_BITS) | out);
@@ -629,9 +720,9 @@ export class Switch implements LinkReceiver, LinkSender {
     const queue = this.outQueues[out * this.vlCount + vl]!;
     const packet = queue.peek();
     if (packet === NO_PACKET) return false;
-    const flow = this.outFlow[out]!;
-    if (!flow.canSend(vl, this.packets.sizeBytes[packet]!)) {
-      flow.markBlocked(vl, this.scheduler.nowPs);
+    const l = this.outLink[out]!;
+    if (!this.links.canSend(l, vl, this.packets.sizeBytes[packet]!)) {
+      this.links.markBlocked(l, vl, this.scheduler.nowPs);
       return false;
     }
     queue.shift();
@@ -640,13 +731,13 @@ export class Switch implements LinkReceiver, LinkSender {
   }
 
   private startOnLink(out: number, source: number, packet: PacketId): void {
-    const link = this.outLink[out]!;
-    const flow = this.outFlow[out]!;
+    const links = this.links;
+    const l = this.outLink[out]!;
     const now = this.scheduler.nowPs;
     const vl = this.packets.vl[packet]!;
     const size = this.packets.sizeBytes[packet]!;
-    flow.consume(vl, size);
-    flow.markUnblocked(vl, now);
+    links.consume(l, vl, size);
+    links.markUnblocked(l, vl, now);
     this.outBusy[out] = 1;
     if (!this.buffered) clearBit(this.crossbarFree, 0, out);
     this.outInput[out] = source;
@@ -654,11 +745,11 @@ export class Switch implements LinkReceiver, LinkSender {
     this.outSize[out] = size;
     this.outPackets[out]!++;
     // MODEL.md: a packet cut through before its tail arrived cannot finish before it does.
-    const serialized = now + link.serPs(size);
+    const serialized = now + links.serPs(l, size);
     const tail = source >= 0 ? this.tailArrivalPs(source, packet) : 0;
     const endPs = tail > serialized ? tail : serialized;
     this.part?.onTransmit?.(packet, source, out);
-    link.transmit(packet, endPs);
+    links.transmit(l, packet, endPs);
     this.scheduler.schedule(endPs, this.kinds.txEnd, (this.index << PORT_BITS) | out);
   }
 
@@ -679,8 +770,9 @@ export class Switch implements LinkReceiver, LinkSender {
     const q = input * this.vlCount + vl;
     this.addBytes(q, -size);
     this.inputBlocks[q]! -= creditBlocks(size);
-    if (this.discipline === "credit") this.inLink[input]!.returnCredits(vl, creditBlocks(size));
-    else this.checkXon(q);
+    if (this.discipline === "credit") {
+      this.links.returnCredits(this.inLink[input]!, vl, creditBlocks(size));
+    } else this.checkXon(q);
   }
 
   // --- routing and buffers --------------------------------------------------------------------
@@ -688,17 +780,14 @@ export class Switch implements LinkReceiver, LinkSender {
   private route(packet: PacketId): number {
     const dst = this.packets.dstHost[packet]!;
     let out: number;
-    if (this.selection === "first") {
-      out = this.firstPort[dst] ?? -1;
-    } else {
-      const candidates = this.candidates[dst];
-      if (candidates === undefined || candidates.length === 0) out = -1;
-      else if (candidates.length === 1) out = candidates[0]!;
-      else if (this.selection === "flow-hash") {
-        out = candidates[flowHash(this.packets.flowId[packet]!, this.index) % candidates.length]!;
-      } else out = candidates[this.rng.intRange(0, candidates.length - 1)]!;
-    }
-    if (out < 0 || this.outLink[out] === undefined) {
+    const start = this.routeStart[dst];
+    const count = start === undefined ? 0 : this.routeStart[dst + 1]! - start;
+    if (count === 0) out = -1;
+    else if (count === 1 || this.selection === SELECT_FIRST) out = this.routePorts[start!]!;
+    else if (this.selection === SELECT_HASH) {
+      out = this.routePorts[start! + (flowHash(this.packets.flowId[packet]!, this.index) % count)]!;
+    } else out = this.routePorts[start! + this.rng.intRange(0, count - 1)]!;
+    if (out < 0 || !(this.outLink[out]! >= 0)) {
       throw new Error(
         `switch ${this.name} has no route to host ${dst} (packet of flow ${this.packets.flowId[packet]}); check the routing tables`,
       );
@@ -745,7 +834,7 @@ export class Switch implements LinkReceiver, LinkSender {
     if (this.pausedUpstream[q] === 0 && this.inputBytes[q]! > this.xoffThreshold()) {
       this.pausedUpstream[q] = 1;
       this.pausedCount++;
-      this.inLink[port]!.sendPause(vl, true);
+      this.links.sendPause(this.inLink[port]!, vl, true);
     }
   }
 
@@ -769,7 +858,7 @@ export class Switch implements LinkReceiver, LinkSender {
   private resumeUpstream(q: number): void {
     this.pausedUpstream[q] = 0;
     this.pausedCount--;
-    this.inLink[Math.floor(q / this.vlCount)]!.sendPause(q % this.vlCount, false);
+    this.links.sendPause(this.inLink[Math.floor(q / this.vlCount)]!, q % this.vlCount, false);
   }
 
   /** Counters per port, with occupancy means up to `untilPs`. */
@@ -777,12 +866,12 @@ export class Switch implements LinkReceiver, LinkSender {
     const stats: SwitchPortStats[] = [];
     const v = this.vlCount;
     for (let port = 0; port < this.portCount; port++) {
-      const link = this.outLink[port];
+      const link = this.outLink[port]!;
       const flow = this.outFlow[port];
       const vls = Array.from({ length: v }, (_, vl) => vl);
       stats.push({
         port,
-        bytesForwarded: link?.bytesSent ?? 0,
+        bytesForwarded: link >= 0 ? this.links.bytesSent[link]! : 0,
         packetsForwarded: this.outPackets[port]!,
         blockedPs: vls.map((vl) => {
           const since = flow?.blockedSincePs[vl] ?? -1;

@@ -11,7 +11,7 @@ describe("credits", () => {
   });
 
   it("lets a packet start only with enough credits for all of it, and takes them", () => {
-    const state = new PortFlowState("credit", 2, 33);
+    const state = PortFlowState.create("credit", 2, 33);
     expect(state.canSend(0, 2074)).toBe(true);
     state.consume(0, 2074);
     expect(state.credits[0]).toBe(0);
@@ -22,14 +22,14 @@ describe("credits", () => {
 
 describe("PFC state", () => {
   it("blocks a paused priority only", () => {
-    const state = new PortFlowState("pfc", 2, 0);
+    const state = PortFlowState.create("pfc", 2, 0);
     state.paused[1] = 1;
     expect(state.canSend(0, 9000)).toBe(true);
     expect(state.canSend(1, 64)).toBe(false);
   });
 
   it("accumulates blocked time and counts ON→OFF transitions once per period", () => {
-    const state = new PortFlowState("pfc", 1, 0);
+    const state = PortFlowState.create("pfc", 1, 0);
     state.markBlocked(0, 100);
     state.markBlocked(0, 150);
     state.markUnblocked(0, 400);

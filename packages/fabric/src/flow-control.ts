@@ -19,66 +19,126 @@ export function creditBlocks(bytes: number): number {
 export type FlowControlDiscipline = "credit" | "pfc";
 
 /**
+ * Flow-control state of transmitters as columns indexed by `transmitter * vlCount + vl`
+ * (a `LinkSet` keeps its links' this way).
+ */
+export interface FlowStateColumns {
+  /** Credits held, in 64-byte blocks (credit discipline). */
+  readonly credits: Int32Array<ArrayBuffer>;
+  /** 1 while the priority is paused by the downstream port (PFC). */
+  readonly paused: Uint8Array<ArrayBuffer>;
+  /** Simulated time at which the VL last became blocked, or −1 while it is not blocked. */
+  readonly blockedSincePs: Float64Array<ArrayBuffer>;
+  /** Total time the VL spent blocked (paused or without credits for its head packet), ps. */
+  readonly blockedPs: Float64Array<ArrayBuffer>;
+  /** Number of ON→OFF transitions. */
+  readonly offTransitions: Float64Array<ArrayBuffer>;
+}
+
+/**
  * The sending side of one port's flow control: credits per VL (credit discipline) or the
  * pause state per priority (PFC), as the port's transmitter sees them. A port is ON for a VL
  * while it could send there and OFF while blocked (MODEL.md: ON/OFF, observed by TCD).
+ *
+ * A view of one transmitter's entries in {@link FlowStateColumns} (a link's, see
+ * `LinkSet.flowState`), or standalone. Its per-VL arrays are views of the columns: writes go
+ * through to them.
  */
 export class PortFlowState {
-  /** Credits held per VL, in 64-byte blocks (credit discipline). */
-  readonly credits: Int32Array;
-  /** 1 while the priority is paused by the downstream port (PFC). */
-  readonly paused: Uint8Array;
-  /** Simulated time at which each VL last became blocked, or −1 while it is not blocked. */
-  readonly blockedSincePs: Float64Array;
-  /** Total time each VL spent blocked (paused or without credits for its head packet), ps. */
-  readonly blockedPs: Float64Array;
-  /** Number of ON→OFF transitions per VL. */
-  readonly offTransitions: Float64Array;
-
-  constructor(
+  private constructor(
     readonly discipline: FlowControlDiscipline,
+    private readonly columns: FlowStateColumns,
+    private readonly base: number,
+    readonly vlCount: number,
+  ) {}
+
+  /** A standalone state with `initialCreditBlocks` credits on every VL (credit discipline). */
+  static create(
+    discipline: FlowControlDiscipline,
     vlCount: number,
     initialCreditBlocks: number,
-  ) {
-    this.credits = new Int32Array(vlCount);
-    this.paused = new Uint8Array(vlCount);
-    this.blockedSincePs = new Float64Array(vlCount).fill(-1);
-    this.blockedPs = new Float64Array(vlCount);
-    this.offTransitions = new Float64Array(vlCount);
-    if (discipline === "credit") this.credits.fill(initialCreditBlocks);
+  ): PortFlowState {
+    const columns: FlowStateColumns = {
+      credits: new Int32Array(vlCount),
+      paused: new Uint8Array(vlCount),
+      blockedSincePs: new Float64Array(vlCount).fill(-1),
+      blockedPs: new Float64Array(vlCount),
+      offTransitions: new Float64Array(vlCount),
+    };
+    if (discipline === "credit") columns.credits.fill(initialCreditBlocks);
+    return new PortFlowState(discipline, columns, 0, vlCount);
+  }
+
+  /** The state of the transmitter whose entries start at `base` in `columns`. */
+  static view(
+    discipline: FlowControlDiscipline,
+    columns: FlowStateColumns,
+    base: number,
+    vlCount: number,
+  ): PortFlowState {
+    return new PortFlowState(discipline, columns, base, vlCount);
+  }
+
+  /** Credits held per VL, in 64-byte blocks (credit discipline). */
+  get credits(): Int32Array {
+    return this.columns.credits.subarray(this.base, this.base + this.vlCount);
+  }
+
+  /** 1 while the priority is paused by the downstream port (PFC). */
+  get paused(): Uint8Array {
+    return this.columns.paused.subarray(this.base, this.base + this.vlCount);
+  }
+
+  /** Simulated time at which each VL last became blocked, or −1 while it is not blocked. */
+  get blockedSincePs(): Float64Array {
+    return this.columns.blockedSincePs.subarray(this.base, this.base + this.vlCount);
+  }
+
+  /** Total time each VL spent blocked (paused or without credits for its head packet), ps. */
+  get blockedPs(): Float64Array {
+    return this.columns.blockedPs.subarray(this.base, this.base + this.vlCount);
+  }
+
+  /** Number of ON→OFF transitions per VL. */
+  get offTransitions(): Float64Array {
+    return this.columns.offTransitions.subarray(this.base, this.base + this.vlCount);
   }
 
   /** True if a packet of `sizeBytes` may start on `vl` now. */
   canSend(vl: number, sizeBytes: number): boolean {
     return this.discipline === "credit"
-      ? this.credits[vl]! >= creditBlocks(sizeBytes)
-      : this.paused[vl] === 0;
+      ? this.columns.credits[this.base + vl]! >= creditBlocks(sizeBytes)
+      : this.columns.paused[this.base + vl] === 0;
   }
 
   /** Takes the credits for a packet that starts now (no-op under PFC). */
   consume(vl: number, sizeBytes: number): void {
-    if (this.discipline === "credit") this.credits[vl]! -= creditBlocks(sizeBytes);
+    if (this.discipline === "credit") {
+      this.columns.credits[this.base + vl]! -= creditBlocks(sizeBytes);
+    }
   }
 
   /** Marks `vl` blocked from `nowPs` (a packet is ready but flow control holds it). */
   markBlocked(vl: number, nowPs: TimePs): void {
-    if (this.blockedSincePs[vl]! < 0) {
-      this.blockedSincePs[vl] = nowPs;
-      this.offTransitions[vl]!++;
+    const i = this.base + vl;
+    if (this.columns.blockedSincePs[i]! < 0) {
+      this.columns.blockedSincePs[i] = nowPs;
+      this.columns.offTransitions[i]!++;
     }
   }
 
   /** Ends a blocked period of `vl` at `nowPs`, if one is open. */
   markUnblocked(vl: number, nowPs: TimePs): void {
-    const since = this.blockedSincePs[vl]!;
+    const i = this.base + vl;
+    const since = this.columns.blockedSincePs[i]!;
     if (since >= 0) {
-      this.blockedPs[vl]! += nowPs - since;
-      this.blockedSincePs[vl] = -1;
+      this.columns.blockedPs[i]! += nowPs - since;
+      this.columns.blockedSincePs[i] = -1;
     }
   }
 
   isBlocked(vl: number): boolean {
-    return this.blockedSincePs[vl]! >= 0;
+    return this.columns.blockedSincePs[this.base + vl]! >= 0;
   }
 }
 

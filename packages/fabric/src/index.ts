@@ -35,6 +35,7 @@ export {
   CREDIT_BLOCK_BYTES,
   creditBlocks,
   type FlowControlDiscipline,
+  type FlowStateColumns,
   type HeadroomInputs,
   PAUSE_FRAME_BYTES,
   PortFlowState,

@@ -1,6 +1,5 @@
 import { Scheduler, serializationPs } from "@cclab/core-des";
 import { describe, expect, it } from "vitest";
-import { PortFlowState } from "./flow-control.js";
 import { LinkSet } from "./link.js";
 import { Packets } from "./packet.js";
 
@@ -8,14 +7,12 @@ describe("Link, a delay line", () => {
   it("hands packets over in order at header or tail time, with one event per busy link", () => {
     const scheduler = new Scheduler();
     const packets = new Packets();
-    const links = new LinkSet(scheduler, packets);
-    const link = links.add(10, 50_000, 1);
+    const links = new LinkSet(scheduler, packets, 1, "credit");
+    const link = links.add(10, 50_000);
     const got: [number, number, number][] = [];
-    const state = new PortFlowState("credit", 1, 100);
     link.connect(
       { flowControlChanged: () => {} },
       0,
-      state,
       {
         receivePacket: (p, _port, tail) => got.push([packets.sizeBytes[p]!, scheduler.nowPs, tail]),
       },
@@ -39,14 +36,13 @@ describe("Link, a delay line", () => {
 
   it("returns credits one latency later and pause frames after 64 B plus latency", () => {
     const scheduler = new Scheduler();
-    const links = new LinkSet(scheduler, new Packets());
-    const link = links.add(100, 1_000, 2);
-    const credit = new PortFlowState("credit", 2, 0);
+    const links = new LinkSet(scheduler, new Packets(), 2, "credit");
+    const link = links.add(100, 1_000);
+    const credit = link.flow;
     const seen: number[] = [];
     link.connect(
       { flowControlChanged: () => seen.push(scheduler.nowPs) },
       0,
-      credit,
       { receivePacket: () => {} },
       0,
       {
@@ -61,12 +57,12 @@ describe("Link, a delay line", () => {
     expect(link.creditsReturning[1]).toBe(0);
     expect(seen).toEqual([1_000]);
 
-    const pfc = new PortFlowState("pfc", 2, 0);
-    const link2 = links.add(100, 1_000, 2);
+    const pfcLinks = new LinkSet(scheduler, new Packets(), 2, "pfc");
+    const link2 = pfcLinks.add(100, 1_000);
+    const pfc = link2.flow;
     link2.connect(
       { flowControlChanged: () => seen.push(scheduler.nowPs) },
       0,
-      pfc,
       { receivePacket: () => {} },
       0,
       {

@@ -135,7 +135,7 @@ export class Network {
     this.checkBuffersHoldAPacket();
     const rng = createRng(options.seed ?? 1);
     const scheduler = this.scheduler;
-    this.links = new LinkSet(scheduler, this.packets);
+    this.links = new LinkSet(scheduler, this.packets, this.switchConfig.vlCount, this.discipline);
     const switchKinds = registerSwitchEvents(scheduler, this.switches);
     const hostKinds = registerHcaEvents(scheduler, this.hosts);
     const vlCount = this.switchConfig.vlCount;
@@ -162,6 +162,7 @@ export class Network {
           table,
           scheduler,
           packets: this.packets,
+          links: this.links,
           rng: rng.split(`switch/${index}/route`),
           kinds: switchKinds,
         }),
@@ -181,6 +182,7 @@ export class Network {
           kinds: hostKinds,
           nextMessageId: () => this.messageCount++,
           packets: this.packets,
+          links: this.links,
           latencyStats: options.hostLatencyStats ?? true,
           keepCompletions: options.keepCompletions ?? true,
         }),
@@ -283,7 +285,6 @@ export class Network {
   private wire(): void {
     const { fabric } = this.topology;
     const used = new Set<string>();
-    const vlCount = this.switchConfig.vlCount;
     const cabledHosts = new Uint8Array(fabric.hosts.length);
     fabric.cables.forEach((cable, c) => {
       for (const end of [cable.a, cable.b]) {
@@ -313,8 +314,8 @@ export class Network {
         throw new RangeError(`cables[${c}].latencyNs must be ≥ 0, got ${cable.latencyNs}`);
       }
       const latencyPs = nsToPs(cable.latencyNs);
-      const ab = this.links.add(cable.rateGbps, latencyPs, vlCount);
-      const ba = this.links.add(cable.rateGbps, latencyPs, vlCount);
+      const ab = this.links.add(cable.rateGbps, latencyPs);
+      const ba = this.links.add(cable.rateGbps, latencyPs);
       this.linkEnds.push({ from: cable.a, to: cable.b }, { from: cable.b, to: cable.a });
       for (const [end, out, incoming] of [
         [cable.a, ab, ba],
@@ -329,12 +330,10 @@ export class Network {
       ] as const) {
         const sender = this.device(from);
         const receiver = this.device(to);
-        const state = this.flowState(from);
-        if (this.discipline === "credit") state.credits.fill(receiver.inputCreditBlocks());
+        if (this.discipline === "credit") link.flow.credits.fill(receiver.inputCreditBlocks());
         link.connect(
           sender,
           this.portOf(from),
-          state,
           receiver,
           this.portOf(to),
           receiver.receiveTiming(),
