@@ -2,6 +2,7 @@ import { Histogram, type Scheduler, serializationPs, type TimePs } from "@cclab/
 import {
   creditBlocks,
   DATA_KIND,
+  Ecn,
   Fifo,
   type FlowControlDiscipline,
   type FlowGate,
@@ -676,7 +677,16 @@ export class Hca implements LinkReceiver, LinkSender {
     vl: number,
   ): PacketId {
     const packets = this.packets;
-    const packet = packets.alloc();
+    // Every field is written here (allocRaw leaves them as the id's last packet had them).
+    const packet = packets.allocRaw();
+    packets.kindCode[packet] = DATA_KIND;
+    packets.hops[packet] = 0;
+    packets.outPort[packet] = -1;
+    packets.fecn[packet] = 0;
+    packets.becn[packet] = 0;
+    packets.ecn[packet] = Ecn.notCapable;
+    packets.lastOfMessage[packet] = 0;
+    if (packet < packets.control.length) packets.control[packet] = undefined;
     packets.sizeBytes[packet] = size;
     packets.payloadBytes[packet] = payload;
     packets.flowId[packet] = qp.flowId;

@@ -133,7 +133,7 @@ export class Link {
  * same events in flat arrays).
  *
  * A link is a delay line: packets in flight wait in a FIFO chained through `Packets.next`
- * (their arrival and tail times at the receiver in `Packets.arrivalPs` and `tailPs`) and
+ * (their arrival and tail times at the receiver in `Packets.linkTimesPs`) and
  * only the head has an event in the scheduler, so the scheduler holds one entry per busy
  * link, not one per packet. The reverse channel carries the link's flow control (credit
  * returns, pause and resume) back to the sender, also as a delay line: a fabric uses one
@@ -334,8 +334,8 @@ export class LinkSet {
     const size = packets.sizeBytes[packet]!;
     const arrival =
       size > this.cutThroughBytes[l]! ? now + this.headerDelayPs[l]! : tail + this.processingPs[l]!;
-    packets.arrivalPs[packet] = arrival;
-    packets.tailPs[packet] = tail;
+    packets.linkTimesPs[2 * packet] = arrival;
+    packets.linkTimesPs[2 * packet + 1] = tail;
     this.blocksInFlight[l * this.vlCount + packets.vl[packet]!]! += creditBlocks(size);
     this.bytesSent[l]! += size;
     this.payloadBytesSent[l]! += packets.payloadBytes[packet]!;
@@ -364,9 +364,13 @@ export class LinkSet {
       this.lastInFlight[l] = NO_PACKET;
     } else {
       packets.next[packet] = NO_PACKET;
-      this.scheduler.schedule(packets.arrivalPs[next]!, this.deliverKind, l);
+      this.scheduler.schedule(packets.linkTimesPs[2 * next]!, this.deliverKind, l);
     }
-    this.receivers[l]!.receivePacket(packet, this.receiverPort[l]!, packets.tailPs[packet]!);
+    this.receivers[l]!.receivePacket(
+      packet,
+      this.receiverPort[l]!,
+      packets.linkTimesPs[2 * packet + 1]!,
+    );
   }
 
   // --- the reverse channel ------------------------------------------------------------------

@@ -140,10 +140,12 @@ export class Packets {
    * waits in one such place at a time.
    */
   next: Int32Array<ArrayBuffer>;
-  /** When the packet may be acted on at the far end of the link carrying it (its header, or its tail, has arrived), ps. */
-  arrivalPs: Float64Array<ArrayBuffer>;
-  /** When its last byte arrives at the far end of the link carrying it, ps. */
-  tailPs: Float64Array<ArrayBuffer>;
+  /**
+   * The times of the packet on the link carrying it, two per packet: at `2p`, when it may be
+   * acted on at the far end (its header, or its tail, has arrived); at `2p + 1`, when its last
+   * byte arrives there, ps. Side by side because a link reads and writes them together.
+   */
+  linkTimesPs: Float64Array<ArrayBuffer>;
   /** Application bytes carried (0 for control packets). */
   payloadBytes: Int32Array<ArrayBuffer>;
   /** The kind, as a code: {@link DATA_KIND}, or see {@link kind} and {@link kindCodeOf}. */
@@ -186,8 +188,7 @@ export class Packets {
     this.flowId = new Float64Array(capacity);
     this.hops = new Uint16Array(capacity);
     this.next = new Int32Array(capacity);
-    this.arrivalPs = new Float64Array(capacity);
-    this.tailPs = new Float64Array(capacity);
+    this.linkTimesPs = new Float64Array(2 * capacity);
     this.payloadBytes = new Int32Array(capacity);
     this.kindCode = new Uint8Array(capacity);
     this.messageId = new Float64Array(capacity);
@@ -238,6 +239,17 @@ export class Packets {
     this.injectedPs[p] = 0;
     if (p < this.control.length) this.control[p] = undefined;
     return p;
+  }
+
+  /**
+   * A new packet whose fields still hold the values of the packet that last had its id: for a
+   * device that sets every field itself (a host making data packets), so that a packet is
+   * written once, not reset and then written. Use {@link alloc} or {@link create} otherwise.
+   */
+  allocRaw(): PacketId {
+    if (this.free_.length !== 0) return this.free_.pop()!;
+    if (this.count === this.capacity) this.grow();
+    return this.count++;
   }
 
   /** A new packet with the given fields (control packets of CC parts, tests). */
@@ -336,8 +348,7 @@ export class Packets {
     this.flowId = grown(this.flowId, capacity);
     this.hops = grown(this.hops, capacity);
     this.next = grown(this.next, capacity);
-    this.arrivalPs = grown(this.arrivalPs, capacity);
-    this.tailPs = grown(this.tailPs, capacity);
+    this.linkTimesPs = grown(this.linkTimesPs, 2 * capacity);
     this.payloadBytes = grown(this.payloadBytes, capacity);
     this.kindCode = grown(this.kindCode, capacity);
     this.messageId = grown(this.messageId, capacity);
