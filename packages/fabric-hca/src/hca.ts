@@ -205,6 +205,8 @@ export class Hca implements LinkReceiver, LinkSender {
   private readonly rotationShort: Int32Array;
   private readonly control = new IntFifo(4);
   private readonly resends = new IntFifo(4);
+  /** Packets in `control` and `resends`: mostly none, and then neither queue is looked at. */
+  private aheadOfData = 0;
   private readonly arrivals: { message: Message; id: number }[] = [];
   private arrivalCursor = 0;
   private arrivalsSorted = true;
@@ -349,6 +351,7 @@ export class Hca implements LinkReceiver, LinkSender {
     this.packets.srcHost[packet] = this.index;
     this.packets.injectedPs[packet] = this.scheduler.nowPs;
     this.control.push(packet);
+    this.aheadOfData++;
     this.trySend();
   }
 
@@ -363,6 +366,7 @@ export class Hca implements LinkReceiver, LinkSender {
     packets.hops[packet] = 0;
     packets.outPort[packet] = -1;
     this.resends.push(packet);
+    this.aheadOfData++;
     this.trySend();
   }
 
@@ -475,12 +479,13 @@ export class Hca implements LinkReceiver, LinkSender {
     const links = this.links;
     const up = this.up;
     const packets = this.packets;
-    const control = this.control.peek();
+    const control = this.aheadOfData === 0 ? NO_PACKET : this.control.peek();
     if (
       control !== NO_PACKET &&
       links.canSend(up, packets.vl[control]!, packets.sizeBytes[control]!)
     ) {
       this.control.shift();
+      this.aheadOfData--;
       this.transmit(control);
       return;
     }
@@ -489,12 +494,13 @@ export class Hca implements LinkReceiver, LinkSender {
         this.wakeAt(this.nextStartPs);
       return;
     }
-    const resend = this.resends.peek();
+    const resend = this.aheadOfData === 0 ? NO_PACKET : this.resends.peek();
     if (
       resend !== NO_PACKET &&
       links.canSend(up, packets.vl[resend]!, packets.sizeBytes[resend]!)
     ) {
       this.resends.shift();
+      this.aheadOfData--;
       packets.injectedPs[resend] = now;
       this.packetsResent++;
       this.transmit(resend);

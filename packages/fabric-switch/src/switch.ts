@@ -873,10 +873,7 @@ export class Switch implements LinkReceiver, LinkSender {
         port,
         bytesForwarded: link >= 0 ? this.links.bytesSent[link]! : 0,
         packetsForwarded: this.outPackets[port]!,
-        blockedPs: vls.map((vl) => {
-          const since = flow?.blockedSincePs[vl] ?? -1;
-          return (flow?.blockedPs[vl] ?? 0) + (since >= 0 ? untilPs - since : 0);
-        }),
+        blockedPs: vls.map((vl) => flow?.blockedPsUntil(vl, untilPs) ?? 0),
         offTransitions: vls.map((vl) => flow?.offTransitions[vl] ?? 0),
         meanInputBytes: vls.map((vl) => this.meanOccupancy(port * v + vl, untilPs)),
         maxInputBytes: vls.map((vl) => this.occMax[port * v + vl]!),

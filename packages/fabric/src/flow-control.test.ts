@@ -36,6 +36,9 @@ describe("PFC state", () => {
     state.markUnblocked(0, 500);
     expect(state.blockedPs[0]).toBe(300);
     expect(state.offTransitions[0]).toBe(1);
+    state.markBlocked(0, 1000);
+    expect(state.blockedPsUntil(0, 1250)).toBe(550);
+    expect(state.blockedPs[0]).toBe(300);
   });
 
   it("sizes headroom as MODEL.md's 2 × latency × rate + MTU + 64 plus the routing delay", () => {

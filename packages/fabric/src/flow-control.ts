@@ -140,6 +140,13 @@ export class PortFlowState {
   isBlocked(vl: number): boolean {
     return this.columns.blockedSincePs[this.base + vl]! >= 0;
   }
+
+  /** Time `vl` has spent blocked up to `nowPs`, the blocked period open now included, ps. */
+  blockedPsUntil(vl: number, nowPs: TimePs): number {
+    const i = this.base + vl;
+    const since = this.columns.blockedSincePs[i]!;
+    return this.columns.blockedPs[i]! + (since >= 0 ? nowPs - since : 0);
+  }
 }
 
 /** What the PFC headroom must absorb on one ingress queue. */

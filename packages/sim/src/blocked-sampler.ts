@@ -54,8 +54,7 @@ export class BlockedSampler {
     for (let p = 0; p < this.ports.length; p++) {
       const state = this.ports[p]!.state;
       for (let vl = 0; vl < v; vl++) {
-        const since = state.blockedSincePs[vl]!;
-        const total = state.blockedPs[vl]! + (since >= 0 ? nowPs - since : 0);
+        const total = state.blockedPsUntil(vl, nowPs);
         const delta = total - this.last[p * v + vl]!;
         if (delta > 0) this.rows.push(binStart, p, vl, delta);
         this.last[p * v + vl] = total;
