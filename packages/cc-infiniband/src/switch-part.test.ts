@@ -73,6 +73,7 @@ function harness(
   const context: SwitchPartContext = {
     scheduler: new Scheduler(),
     packets,
+    controlVls: [],
     rng: createRng(opts.seed ?? 1).split("switch/0/cc"),
     switchIndex: 0,
     portCount: ports.length,

@@ -27,6 +27,7 @@ export function testHostContext(
   return {
     scheduler: new Scheduler(),
     packets: new Packets(),
+    controlVls: [],
     rng: createRng(1).split(`host/${hostIndex}/cc`),
     hostIndex,
     hostCount: 8,

@@ -47,6 +47,12 @@ export interface PartServices {
    * may be read during the call that hands it over only (ids are reused once delivered).
    */
   readonly packets: Packets;
+  /**
+   * The VLs switches serve ahead of data with strict priority (the lanes a switch part asked
+   * for with `extraVls` among them, in order), or none: where a scheme's control packets
+   * (CNPs, ACKs) can travel without waiting behind data.
+   */
+  readonly controlVls: readonly number[];
   /** A random stream of the part's own, named after the device it runs on. */
   readonly rng: RngStream;
 }

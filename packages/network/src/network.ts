@@ -433,6 +433,7 @@ export class Network {
           factory.create({
             scheduler,
             packets: this.packets,
+            controlVls: this.switchConfig.controlVls,
             rng: rng.split(`switch/${sw.index}/cc`),
             switchIndex: sw.index,
             portCount: sw.portCount,
@@ -451,6 +452,7 @@ export class Network {
       const context = {
         scheduler,
         packets: this.packets,
+        controlVls: this.switchConfig.controlVls,
         rng: rng.split(`host/${host.index}/cc`),
         hostIndex: host.index,
         hostCount: this.hosts.length,
