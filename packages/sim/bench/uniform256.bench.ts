@@ -1,19 +1,29 @@
 /**
  * Whole-simulation benchmark (issue: "npm run bench adds whole-simulation figures"): the shared
- * uniform256 workload (scenarios/bench/uniform256.yaml: PFC leaf–spine, no CC) run until every
- * flow completes, through `simulate` as `cclab run` does it. Each repetition runs in its own
- * child process (fresh heap, own peak RSS); medians are printed. Targets (2-core machine,
- * Node 20): ≥ 5 M events/s, < 4 s wall, < 300 MB.
+ * uniform256 workload run until every flow completes, through `simulate` as `cclab run` does
+ * it, on the PFC leaf–spine without CC (scenarios/bench/uniform256.yaml) and with DCQCN's `nic`
+ * preset (uniform256-dcqcn.yaml). Each repetition runs in its own child process (fresh heap,
+ * own peak RSS); medians are printed. Targets (2-core machine, Node 20): ≥ 5 M events/s, < 300
+ * MB, and < 4 s wall without CC, < 6 s with DCQCN.
  *
- * Usage: npm run bench -w @cclab/sim [-- REPS]   (default 3 repetitions)
+ * Usage: npm run bench -w @cclab/sim [-- REPS] [-- WORKLOAD...]   (default 3 repetitions of both)
  */
 import { execFileSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { readScenarioFile, simulate } from "../src/index.js";
 
-const SCENARIO = fileURLToPath(
-  new URL("../../../scenarios/bench/uniform256.yaml", import.meta.url),
-);
+interface Workload {
+  readonly label: string;
+  readonly wallTargetS: number;
+}
+
+const WORKLOADS: Readonly<Record<string, Workload>> = {
+  uniform256: { label: "PFC, no CC", wallTargetS: 4 },
+  "uniform256-dcqcn": { label: "PFC + DCQCN nic", wallTargetS: 6 },
+};
+
+const scenarioFile = (name: string) =>
+  fileURLToPath(new URL(`../../../scenarios/bench/${name}.yaml`, import.meta.url));
 
 interface Sample {
   wallMs: number;
@@ -27,10 +37,12 @@ interface Sample {
   max: number;
   lastCompletionUs: number;
   status: string;
+  pauseFrames: number;
+  ceMarks: number;
 }
 
-async function child(): Promise<void> {
-  const { document, baseDir } = readScenarioFile(SCENARIO);
+async function child(name: string): Promise<void> {
+  const { document, baseDir } = readScenarioFile(scenarioFile(name));
   const result = await simulate(document, { baseDir });
   const s = result.summary;
   const sample: Sample = {
@@ -45,6 +57,8 @@ async function child(): Promise<void> {
     max: s.fct!.slowdown.max,
     lastCompletionUs: s.fct!.lastCompletionUs,
     status: s.status,
+    pauseFrames: s.totals.pauseFrames,
+    ceMarks: s.totals.marks.ecnCe,
   };
   process.stdout.write(JSON.stringify(sample));
 }
@@ -54,11 +68,12 @@ const median = (xs: number[]) => {
   return s[Math.floor((s.length - 1) / 2)]!;
 };
 
-function parent(reps: number): void {
+function bench(name: string, workload: Workload, reps: number): void {
   const self = fileURLToPath(import.meta.url);
   const samples: Sample[] = [];
+  console.log(`${name} (${workload.label}):`);
   for (let i = 0; i < reps; i++) {
-    const out = execFileSync(process.execPath, [self, "--child"], { encoding: "utf8" });
+    const out = execFileSync(process.execPath, [self, "--child", name], { encoding: "utf8" });
     const sample = JSON.parse(out) as Sample;
     samples.push(sample);
     console.log(
@@ -68,11 +83,11 @@ function parent(reps: number): void {
   const m = (k: keyof Sample) => median(samples.map((s) => s[k] as number));
   const first = samples[0]!;
   console.log(
-    `uniform256 (PFC, no CC) until all ${first.status === "complete" ? "complete" : first.status}, medians of ${reps}:`,
+    `${name} (${workload.label}) until all ${first.status === "complete" ? "complete" : first.status}, medians of ${reps}:`,
   );
   console.log(`  events          ${first.events}`);
   console.log(
-    `  wall            ${(m("wallMs") / 1000).toFixed(2)} s   (target < 4 s; not included: build ${Math.round(m("buildMs"))} ms, results ${Math.round(m("summaryMs"))} ms)`,
+    `  wall            ${(m("wallMs") / 1000).toFixed(2)} s   (target < ${workload.wallTargetS} s; not included: build ${Math.round(m("buildMs"))} ms, results ${Math.round(m("summaryMs"))} ms)`,
   );
   console.log(`  events/s        ${(m("eventsPerSecond") / 1e6).toFixed(2)} M   (target ≥ 5 M)`);
   console.log(
@@ -82,7 +97,23 @@ function parent(reps: number): void {
     `  FCT slowdown    p50 ${first.p50.toFixed(2)}  p99 ${first.p99.toFixed(2)}  max ${first.max.toFixed(2)}`,
   );
   console.log(`  last completion ${first.lastCompletionUs.toFixed(2)} µs`);
+  console.log(`  pause frames    ${first.pauseFrames}   CE marks ${first.ceMarks}`);
 }
 
-if (process.argv.includes("--child")) await child();
-else parent(Number(process.argv[2] ?? 3));
+const args = process.argv.slice(2);
+if (args[0] === "--child") await child(args[1]!);
+else {
+  const reps = Number(args.find((a) => /^\d+$/.test(a)) ?? 3);
+  const names = args.filter((a) => !/^\d+$/.test(a));
+  const unknown = names.filter((n) => WORKLOADS[n] === undefined);
+  if (unknown.length > 0) {
+    console.error(
+      `unknown workload ${unknown.join(", ")}; known: ${Object.keys(WORKLOADS).join(", ")}`,
+    );
+    process.exitCode = 2;
+  } else {
+    for (const name of names.length > 0 ? names : Object.keys(WORKLOADS)) {
+      bench(name, WORKLOADS[name]!, reps);
+    }
+  }
+}

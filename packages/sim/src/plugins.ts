@@ -1,3 +1,4 @@
+import { dcqcnPlugin } from "@cclab/cc-dcqcn";
 import { infinibandPlugin } from "@cclab/cc-infiniband";
 import type { CcScheme } from "@cclab/fabric";
 import type { z } from "zod";
@@ -17,7 +18,10 @@ export interface CcPlugin<S extends z.ZodType = z.ZodType> {
 }
 
 /** The project's own plugins are built in; others come from a scenario's `plugins`. */
-const BUILT_IN: readonly CcPlugin[] = [infinibandPlugin as unknown as CcPlugin];
+const BUILT_IN: readonly CcPlugin[] = [
+  infinibandPlugin as unknown as CcPlugin,
+  dcqcnPlugin as unknown as CcPlugin,
+];
 
 const registry = new Map<string, CcPlugin>(BUILT_IN.map((plugin) => [plugin.name, plugin]));
 

@@ -115,3 +115,25 @@ describe("bench/uniform256.yaml (first 60 µs)", async () => {
     expect(s.fct!.slowdown.max).toBeLessThan(20);
   });
 });
+
+describe("bench/uniform256-dcqcn.yaml (first 100 µs)", async () => {
+  const result = await runShipped("bench/uniform256-dcqcn.yaml", ["run.durationUs=100"]);
+  const s = result.summary;
+  const cc = s.totals.ccCounters;
+
+  it("marks at the switches and cuts the senders' rates, lossless", () => {
+    expect(s.totals.dataDrops).toBe(0);
+    expect(cc.ceMarked).toBeGreaterThan(0);
+    expect(cc.rateCuts).toBeGreaterThan(0);
+    // nic preset: every marked packet that arrived is answered by one flagged ACK.
+    expect(cc.cnpSent).toBe(cc.ceReceived);
+    expect(cc.ceReceived).toBeLessThanOrEqual(cc.ceMarked!);
+    expect(s.totals.marks.ecnCe).toBe(cc.ceReceived);
+  });
+
+  it("never completes a message faster than alone on the idle fabric", () => {
+    const slowdowns = csvRows(result, "messages.csv").map((m) => Number(m.slowdown));
+    expect(slowdowns.length).toBe(s.totals.completedMessages);
+    expect(Math.min(...slowdowns)).toBeGreaterThanOrEqual(1);
+  });
+});
