@@ -2,13 +2,14 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, relative } from "node:path";
 import { plotRun } from "@cclab/plot";
 import { writeResults } from "@cclab/sim";
+import { DCQCN } from "./dcqcn.js";
 import type { Experiment } from "./experiment.js";
 import { GRAN_THESIS } from "./gran-thesis.js";
 import { type ReportEntry, reportMarkdown } from "./report.js";
 import { withRunRecorder } from "./scenario-file.js";
 
 /** Every experiment, in report order. */
-export const EXPERIMENTS: readonly Experiment[] = [...GRAN_THESIS];
+export const EXPERIMENTS: readonly Experiment[] = [...GRAN_THESIS, ...DCQCN];
 
 type Saved = Omit<ReportEntry, "experiment">;
 
