@@ -1,3 +1,4 @@
+import { OwnerTimers, type TimerOwner } from "@cclab/core-des";
 import {
   DATA_KIND,
   Ecn,
@@ -7,7 +8,7 @@ import {
   type ReceiverPartFactory,
 } from "@cclab/fabric";
 import type { DcqcnParams } from "./params.js";
-import { type TimerOwner, Timers } from "./timers.js";
+import { DCQCN_TIMER_KIND } from "./timers.js";
 
 // The timer of a flow's CNP window.
 const WINDOW = 0;
@@ -19,7 +20,7 @@ const WINDOW = 0;
 class NpFlow implements TimerOwner {
   lastCnpPs = Number.NEGATIVE_INFINITY;
   pending = false;
-  readonly timers: Timers;
+  readonly timers: OwnerTimers;
   /** The CNP to send is built from these (the flow's last marked packet). */
   srcHost = 0;
   sl = 0;
@@ -29,7 +30,7 @@ class NpFlow implements TimerOwner {
     readonly flowId: number,
     private readonly np: Np,
   ) {
-    this.timers = new Timers(np.context.scheduler, this);
+    this.timers = new OwnerTimers(np.context.scheduler, DCQCN_TIMER_KIND, this);
   }
 
   // The window that started at the last CNP has closed: answer the marks it held.

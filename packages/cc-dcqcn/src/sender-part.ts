@@ -1,4 +1,4 @@
-import { serializationPs, type TimePs } from "@cclab/core-des";
+import { OwnerTimers, serializationPs, type TimePs, type TimerOwner } from "@cclab/core-des";
 import {
   Ecn,
   type FlowGate,
@@ -9,7 +9,7 @@ import {
   type SenderPartFactory,
 } from "@cclab/fabric";
 import type { DcqcnParams } from "./params.js";
-import { type TimerOwner, Timers } from "./timers.js";
+import { DCQCN_TIMER_KIND } from "./timers.js";
 
 // A flow's timers.
 const INCREASE = 0;
@@ -59,7 +59,7 @@ export class ReactionPoint implements FlowGate, TimerOwner {
   /** Start and size of the last packet sent: the rate limiter counts from its start. */
   private lastStartPs = Number.NEGATIVE_INFINITY;
   private lastSizeBytes = 0;
-  private readonly timers: Timers;
+  private readonly timers: OwnerTimers;
 
   constructor(
     readonly flowId: number,
@@ -68,7 +68,7 @@ export class ReactionPoint implements FlowGate, TimerOwner {
     this.rateGbps = s.lineRateGbps;
     this.targetGbps = s.lineRateGbps;
     this.alpha = s.p.initialAlpha;
-    this.timers = new Timers(s.context.scheduler, this);
+    this.timers = new OwnerTimers(s.context.scheduler, DCQCN_TIMER_KIND, this);
   }
 
   // --- the gate --------------------------------------------------------------------------

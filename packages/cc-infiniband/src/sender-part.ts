@@ -1,4 +1,4 @@
-import { serializationPs, type TimePs } from "@cclab/core-des";
+import { OwnerTimers, serializationPs, type TimePs, type TimerOwner } from "@cclab/core-des";
 import type {
   FlowGate,
   FlowInfo,
@@ -8,7 +8,10 @@ import type {
   SenderPartFactory,
 } from "@cclab/fabric";
 import type { IbCcParams } from "./params.js";
-import { CctiTimer, type TimerOwner } from "./timers.js";
+
+// Every CCTI timer of a scheduler is one event kind; each owner (a flow or a port-SL) has one timer.
+const CCTI_TIMER_KIND = "infiniband: CCTI timer";
+const CCTI = 0;
 
 /** What every throttle of one host shares: how to turn a CCTI into a send time, and its timers. */
 interface Shared {
@@ -34,7 +37,7 @@ class Throttle implements FlowGate, TimerOwner {
   lastStartPs: TimePs = Number.NEGATIVE_INFINITY;
   lastSizeBytes = 0;
   /** Its own timer (`per-flow` timers only). */
-  timer: CctiTimer | undefined;
+  timer: OwnerTimers | undefined;
 
   constructor(
     readonly sl: number,
@@ -68,7 +71,7 @@ class Throttle implements FlowGate, TimerOwner {
   expire(): void {
     const s = this.shared;
     const lowered = this.lower();
-    if (this.ccti > s.cctiMin) this.timer!.armAt(s.context.scheduler.nowPs + s.timerPs);
+    if (this.ccti > s.cctiMin) this.timer!.armAt(CCTI, s.context.scheduler.nowPs + s.timerPs);
     if (lowered) s.context.gatesChanged();
   }
 }
@@ -80,10 +83,10 @@ class Throttle implements FlowGate, TimerOwner {
  */
 class SlTimer implements TimerOwner {
   readonly raised: Throttle[] = [];
-  readonly timer: CctiTimer;
+  readonly timer: OwnerTimers;
 
   constructor(private readonly shared: Shared) {
-    this.timer = new CctiTimer(shared.context.scheduler, this);
+    this.timer = new OwnerTimers(shared.context.scheduler, CCTI_TIMER_KIND, this);
   }
 
   expire(): void {
@@ -97,7 +100,7 @@ class SlTimer implements TimerOwner {
       if (t.ccti > s.cctiMin) raised[kept++] = t;
     }
     raised.length = kept;
-    if (kept > 0) this.timer.armAt(s.context.scheduler.nowPs + s.timerPs);
+    if (kept > 0) this.timer.armAt(CCTI, s.context.scheduler.nowPs + s.timerPs);
     // A lower CCTI is a shorter delay: parked flows may send earlier than they were told.
     if (lowered) s.context.gatesChanged();
   }
@@ -143,7 +146,7 @@ export function createSenderPart(p: IbCcParams, context: HostPartContext): Sende
     }
     const t = new Throttle(flow.sl, shared);
     if (p.level === "sl") bySl.set(flow.sl, t);
-    if (p.timer === "per-flow") t.timer = new CctiTimer(scheduler, t);
+    if (p.timer === "per-flow") t.timer = new OwnerTimers(scheduler, CCTI_TIMER_KIND, t);
     return t;
   };
 
@@ -154,7 +157,7 @@ export function createSenderPart(p: IbCcParams, context: HostPartContext): Sende
     t.ccti = Math.min(p.cctiLimit, t.ccti + p.cctiIncrease);
     if (t.ccti <= p.cctiMin) return;
     if (p.timer === "per-flow") {
-      t.timer!.armAt(scheduler.nowPs + timerPs);
+      t.timer!.armAt(CCTI, scheduler.nowPs + timerPs);
       return;
     }
     let sl = slTimers.get(t.sl);
@@ -163,9 +166,9 @@ export function createSenderPart(p: IbCcParams, context: HostPartContext): Sende
       slTimers.set(t.sl, sl);
     }
     if (!wasRaised) sl.raised.push(t);
-    if (!sl.timer.armed) {
+    if (!sl.timer.armed(CCTI)) {
       const now = scheduler.nowPs;
-      sl.timer.armAt((Math.floor(now / timerPs) + 1) * timerPs);
+      sl.timer.armAt(CCTI, (Math.floor(now / timerPs) + 1) * timerPs);
     }
   };
 
