@@ -3,12 +3,16 @@ import {
   DATA_KIND,
   Ecn,
   type HostPartContext,
+  NAMED_PACKET_KINDS,
   type PacketId,
   type ReceiverPart,
   type ReceiverPartFactory,
 } from "@cclab/fabric";
 import type { DcqcnParams } from "./params.js";
 import { DCQCN_TIMER_KIND } from "./timers.js";
+
+// The ACK's kind code (codes of the named kinds are fixed: NAMED_PACKET_KINDS).
+const ACK_KIND = NAMED_PACKET_KINDS.indexOf("ack");
 
 // The timer of a flow's CNP window.
 const WINDOW = 0;
@@ -123,16 +127,16 @@ class Np {
       }
       this.unacked.set(flowId, 0);
     }
-    const ack = context.packets.create({
-      kind: "ack",
-      sizeBytes: context.controlPacketBytes,
-      flowId,
-      dstHost: packets.srcHost[packet]!,
-      sl: packets.sl[packet]!,
-      vl: this.controlVl(packets.vl[packet]!),
-      becn: marked,
-      createdPs: context.scheduler.nowPs,
-    });
+    // One ACK per data packet: its fields are written directly (no init object per ACK).
+    const ack = packets.alloc();
+    packets.kindCode[ack] = ACK_KIND;
+    packets.sizeBytes[ack] = context.controlPacketBytes;
+    packets.flowId[ack] = flowId;
+    packets.dstHost[ack] = packets.srcHost[packet]!;
+    packets.sl[ack] = packets.sl[packet]!;
+    packets.vl[ack] = this.controlVl(packets.vl[packet]!);
+    packets.becn[ack] = marked ? 1 : 0;
+    packets.createdPs[ack] = context.scheduler.nowPs;
     context.sendControl(ack);
     this.acksSent++;
     if (marked) this.cnpSent++;

@@ -4,12 +4,17 @@ import {
   type FlowGate,
   type FlowInfo,
   type HostPartContext,
+  NAMED_PACKET_KINDS,
   type PacketId,
   type SenderPart,
   type SenderPartFactory,
 } from "@cclab/fabric";
 import type { DcqcnParams } from "./params.js";
 import { DCQCN_TIMER_KIND } from "./timers.js";
+
+// Codes of the named kinds are fixed (NAMED_PACKET_KINDS): one is compared per ACK, not a name.
+const ACK_KIND = NAMED_PACKET_KINDS.indexOf("ack");
+const CNP_KIND = NAMED_PACKET_KINDS.indexOf("cnp");
 
 // A flow's timers.
 const INCREASE = 0;
@@ -280,10 +285,10 @@ export function createSenderPart(p: DcqcnParams, context: HostPartContext): Send
       const packets = context.packets;
       const rp = byFlow.get(packets.flowId[packet]!);
       if (rp === undefined) return;
-      const kind = packets.kind(packet);
+      const code = packets.kindCode[packet];
       if (p.variant === "paper") {
-        if (kind === "cnp") rp.onCnp();
-      } else if (kind === "ack" && packets.becn[packet] === 1) {
+        if (code === CNP_KIND) rp.onCnp();
+      } else if (code === ACK_KIND && packets.becn[packet] === 1) {
         rp.onCnpFlag();
       }
     },

@@ -92,7 +92,12 @@ export class Collector {
   readonly totalLatencyPs = new Histogram();
   readonly networkLatencyPs = new Histogram();
   readonly marks = { fecn: 0, becn: 0, ecnCe: 0 };
-  readonly controlPackets = new Map<string, number>();
+  /**
+   * Control packets delivered, by kind code (a count per packet, not a map update: a scheme that
+   * ACKs every packet delivers as many control packets as data packets); names on first sight.
+   */
+  private readonly controlByCode = new Float64Array(256);
+  private readonly controlKindNames: string[] = [];
   /** Per-flow packet latencies, until there are too many to keep (then per-flow histograms). */
   private latencySamples: FlowLatencySamples | undefined;
   /** Flows with a throughput series, in order of their first message. */
@@ -196,14 +201,24 @@ export class Collector {
     flow.offeredBytes += bytes;
   }
 
+  /** Control packets delivered, by kind name. */
+  controlPackets(): Map<string, number> {
+    const out = new Map<string, number>();
+    for (let code = 0; code < this.controlKindNames.length; code++) {
+      const name = this.controlKindNames[code];
+      if (name !== undefined) out.set(name, this.controlByCode[code]!);
+    }
+    return out;
+  }
+
   private delivered(packet: PacketId, now: TimePs): void {
     const packets = this.packets;
     if (packets.fecn[packet] === 1) this.marks.fecn++;
     if (packets.becn[packet] === 1) this.marks.becn++;
     if (packets.ecn[packet] === 3) this.marks.ecnCe++;
-    if (packets.kindCode[packet] !== DATA_KIND) {
-      const kind = packets.kind(packet);
-      this.controlPackets.set(kind, (this.controlPackets.get(kind) ?? 0) + 1);
+    const code = packets.kindCode[packet]!;
+    if (code !== DATA_KIND) {
+      if (this.controlByCode[code]++ === 0) this.controlKindNames[code] = packets.kind(packet);
       return;
     }
     const flow = this.byId[packets.flowId[packet]!]!;

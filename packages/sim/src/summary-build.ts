@@ -65,7 +65,7 @@ export function buildSummary(inputs: SummaryInputs): Summary {
       pauseFrames,
       resumeFrames,
       marks: { ...collector.marks },
-      controlPackets: Object.fromEntries([...collector.controlPackets].sort()),
+      controlPackets: Object.fromEntries([...collector.controlPackets()].sort()),
       ccCounters: Object.fromEntries(
         Object.entries(network.ccCounters()).sort(([a], [b]) => (a < b ? -1 : 1)),
       ),
