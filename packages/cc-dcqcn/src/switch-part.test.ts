@@ -1,6 +1,7 @@
 import { createRng, Scheduler } from "@cclab/core-des";
 import {
   Ecn,
+  FROM_OUTPUT_BUFFER,
   FROM_SWITCH_CONTROL,
   type PacketId,
   Packets,
@@ -46,10 +47,13 @@ function harness(input: Record<string, unknown>, seed = 1) {
       part.onEnqueue?.(id, 0);
       return id;
     },
-    /** Grants a buffered packet and starts it on its output's link; true if it left with CE. */
-    send(id: PacketId): boolean {
+    /**
+     * Starts a buffered packet on its output's link (from input 0, or from the output buffer it
+     * was granted into); true if it left with CE.
+     */
+    send(id: PacketId, from = 0): boolean {
       part.onDequeue?.(id, 0);
-      part.onTransmit?.(id, 0, packets.outPort[id]!);
+      part.onTransmit?.(id, from, packets.outPort[id]!);
       return packets.ecn[id] === Ecn.congestion;
     },
     marked: () => part.counters?.().ceMarked,
@@ -81,6 +85,21 @@ describe("congestion point (RED/ECN at egress)", () => {
     expect(h.send(a)).toBe(false); // b's 1000 B remain: not above K
     h.enqueue(1, 1_001);
     expect(h.send(b)).toBe(true); // 1001 B remain
+  });
+
+  it("counts a packet granted into an output buffer until it starts on the link", () => {
+    const h = harness({ kminBytes: 1_500, kmaxBytes: 1_500, pmax: 1 });
+    const a = h.enqueue(1, 1_000);
+    const b = h.enqueue(1, 1_000);
+    // Both crossed into the output buffer (the grant changes nothing); a leaves it first.
+    expect(h.send(a, FROM_OUTPUT_BUFFER)).toBe(false); // b's 1000 B remain
+    const c = h.enqueue(1, 1_000);
+    expect(h.send(b, FROM_OUTPUT_BUFFER)).toBe(false); // c's 1000 B
+    h.enqueue(1, 1_000);
+    expect(h.send(c, FROM_OUTPUT_BUFFER)).toBe(false);
+    h.enqueue(1, 1_000);
+    h.enqueue(1, 1_000);
+    expect(h.send(h.enqueue(1, 1_000), FROM_OUTPUT_BUFFER)).toBe(true); // 3000 B wait
   });
 
   it("with markAt enqueue, judges a packet by what waited before it joined", () => {

@@ -12,8 +12,9 @@ import { type DcqcnParams, markingProbability } from "./params.js";
 /**
  * The congestion point (spec section 2): RED-style ECN marking on the egress queue of each
  * output port and VL. The egress queue is what waits in the switch for that output: the bytes
- * of every packet routed to it from enqueue at its input until the crossbar grants it (the
- * queue an output-queued shared-memory switch would have). A data packet that is ECN-capable
+ * of every packet routed to it from enqueue at its input until it starts on the output link,
+ * in its input queue and, with output buffers, in the output buffer (the queue an
+ * output-queued shared-memory switch would have). A data packet that is ECN-capable
  * (ECT, set by the DCQCN sender) gets CE with probability 0 at or below Kmin, Pmax·(q − Kmin)/
  * (Kmax − Kmin) up to Kmax and 1 above, where q is the queue as the packet leaves for its link
  * (its own bytes no longer counted: spec, "evaluated when the packet is dequeued", after the
@@ -46,12 +47,14 @@ export function createSwitchPart(p: DcqcnParams, context: SwitchPartContext): Sw
       if (!atDequeue) mark(packet, queued[q]!);
       queued[q]! += packets.sizeBytes[packet]!;
     },
-    onDequeue(packet: PacketId): void {
-      queued[packets.outPort[packet]! * vls + packets.vl[packet]!]! -= packets.sizeBytes[packet]!;
-    },
+    // A packet leaves the egress queue when it starts on the output link: from its input
+    // queue (no output buffers, at the grant) or from the output buffer it crossed into. The
+    // switch's own control packets never joined it.
     onTransmit(packet: PacketId, inPort: number, outPort: number): void {
-      if (!atDequeue || inPort === FROM_SWITCH_CONTROL) return;
-      mark(packet, queued[outPort * vls + packets.vl[packet]!]!);
+      if (inPort === FROM_SWITCH_CONTROL) return;
+      const q = outPort * vls + packets.vl[packet]!;
+      queued[q]! -= packets.sizeBytes[packet]!;
+      if (atDequeue) mark(packet, queued[q]!);
     },
     counters: () => ({ ceMarked }),
   };

@@ -64,6 +64,13 @@ function caseArb(input: fc.Arbitrary<Record<string, unknown>>): fc.Arbitrary<Cas
       input,
       seed: fc.integer({ min: 1, max: 1_000_000 }),
       hotspot: fc.nat(),
+      // Input-queued switches (the default), or output buffers with and without speedup: the
+      // egress queue then includes the output buffer.
+      outputs: fc.constantFrom(
+        { outputBufferBytes: 0, speedup: 1 },
+        { outputBufferBytes: 65536, speedup: 1 },
+        { outputBufferBytes: 262144, speedup: 2 },
+      ),
       raw: fc.array(
         fc.record({
           src: fc.nat(),
@@ -92,6 +99,7 @@ function caseArb(input: fc.Arbitrary<Record<string, unknown>>): fc.Arbitrary<Cas
             headroomBytes: 32768,
             xonOffsetBytes: 2048,
           },
+          ...r.outputs,
         },
         host: { mtuBytes: 1000, receiveBufferBytes: 65536 },
         hostPfc: { xoffBytes: 32768, xonBytes: 16384 },
@@ -170,6 +178,43 @@ describe("DCQCN on PFC fabrics", () => {
   it("the hot spots of those runs mostly marked and cut (the property exercised the scheme)", () => {
     expect(tally.marked / tally.runs).toBeGreaterThan(0.6);
     expect(tally.cut / tally.runs).toBeGreaterThan(0.6);
+  });
+
+  it("marks on the output buffer's queue: a 2:1 incast whose excess waits there, not at the inputs", () => {
+    const topology = singleSwitch({ hosts: 3, rateGbps: 100, latencyNs: 500 });
+    const marksWith = (outputBufferBytes: number) => {
+      const net = new Network(topology, {
+        seed: 3,
+        flowControl: "pfc",
+        switch: {
+          buffer: {
+            model: "shared",
+            sharedBytes: 4 << 20,
+            alpha: 0.125,
+            headroomBytes: 32768,
+            xonOffsetBytes: 2048,
+          },
+          outputBufferBytes,
+          speedup: outputBufferBytes > 0 ? 2 : 1,
+        },
+        host: { mtuBytes: 1000, receiveBufferBytes: 65536 },
+        hostPfc: { xoffBytes: 32768, xonBytes: 16384 },
+        cc: dcqcnCc(params.parse({ preset: "nic", kminBytes: 20_000, kmaxBytes: 20_000, pmax: 1 })),
+      });
+      for (const src of [0, 1]) net.addMessage(src, { dstHost: 2, bytes: 150_000, startPs: 0 });
+      net.run();
+      const inputMaxBytes = Math.max(
+        ...net.switches[0]!.portStats(net.nowPs).flatMap((port) => port.maxInputBytes),
+      );
+      return { marks: net.ccCounters().ceMarked!, inputMaxBytes };
+    };
+    // With a 1 MB output buffer and speedup 2 the inputs hold a packet or two; the ~150 KB of
+    // excess waits in the output buffer, above K = 20 KB: marked.
+    const buffered = marksWith(1 << 20);
+    expect(buffered.inputMaxBytes).toBeLessThan(20_000);
+    expect(buffered.marks).toBeGreaterThan(0);
+    // Input-queued, the same excess waits at the inputs, and is marked there too.
+    expect(marksWith(0).marks).toBeGreaterThan(0);
   });
 
   test.prop(
