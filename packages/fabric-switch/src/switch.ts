@@ -77,6 +77,10 @@ export interface SwitchPortStats {
   readonly maxInputBytes: readonly number[];
   /** Per VL: mean input occupancy in each bin, bytes (only with `occupancyBinNs`). */
   readonly inputBytesSeries?: readonly Float64Array[];
+  /** Per VL: highest output-buffer occupancy, bytes (only with output buffers). */
+  readonly maxOutputBytes?: readonly number[];
+  /** Per VL: mean output-buffer occupancy in each bin, bytes (output buffers and `occupancyBinNs`). */
+  readonly outputBytesSeries?: readonly Float64Array[];
 }
 
 /**
@@ -101,6 +105,9 @@ export class Switch implements LinkReceiver, LinkSender {
   readonly inputBlocks: Int32Array;
   /** Bytes in (or crossing into) each output buffer, at `[port * vlCount + vl]`. */
   readonly outputBytes: Float64Array;
+  /** Highest output-buffer occupancy per output port and VL, and its binned series (if asked). */
+  private readonly outputMax: Float64Array;
+  private readonly outputSeries: TimeWeightedAverage[] | undefined;
   /** Total bytes buffered in the switch's input buffers. */
   bufferedBytes = 0;
   /** Highest total ever buffered, bytes. */
@@ -270,6 +277,14 @@ export class Switch implements LinkReceiver, LinkSender {
     this.xbarPacket = new Int32Array(portCount).fill(NO_PACKET);
     this.xbarVlRr = new Int32Array(portCount);
     this.outputBytes = new Float64Array(portCount * v);
+    this.outputMax = new Float64Array(portCount * v);
+    this.outputSeries =
+      config.outputBufferBytes > 0 && config.occupancyBinNs !== null
+        ? Array.from(
+            { length: portCount * v },
+            () => new TimeWeightedAverage({ binWidthPs: nsToPs(config.occupancyBinNs!) }),
+          )
+        : undefined;
     this.outVlRr = new Int32Array(portCount);
     this.inRr = new Int32Array(portCount);
     const control = config.controlVls;
@@ -399,7 +414,7 @@ export class Switch implements LinkReceiver, LinkSender {
     if (source >= 0) {
       this.releaseInput(source, this.outVl[outPort]!, this.outSize[outPort]!);
     } else if (source === FROM_OUTPUT_BUFFER) {
-      this.outputBytes[outPort * this.vlCount + this.outVl[outPort]!]! -= this.outSize[outPort]!;
+      this.addOutputBytes(outPort * this.vlCount + this.outVl[outPort]!, -this.outSize[outPort]!);
     }
     this.serveOutput(outPort);
     if (source >= 0) this.serveInput(source);
@@ -702,7 +717,7 @@ export class Switch implements LinkReceiver, LinkSender {
     clearBit(this.crossbarFree, 0, out);
     this.xbarInput[out] = input;
     this.xbarPacket[out] = packet;
-    this.outputBytes[out * this.vlCount + this.packets.vl[packet]!]! += size;
+    this.addOutputBytes(out * this.vlCount + this.packets.vl[packet]!, size);
     const crossed =
       now + Math.ceil(this.links.serPs(this.outLink[out]!, size) / this.config.speedup);
     const tail = this.tailArrivalPs(input, packet);
@@ -809,6 +824,15 @@ export class Switch implements LinkReceiver, LinkSender {
     if (series !== undefined) series[q]!.set(now, bytes);
   }
 
+  // The output buffer of (out, VL) at `ov` gains `delta` bytes (a packet starts crossing into
+  // it, or one has left it on the link).
+  private addOutputBytes(ov: number, delta: number): void {
+    const bytes = this.outputBytes[ov]! + delta;
+    this.outputBytes[ov] = bytes;
+    if (bytes > this.outputMax[ov]!) this.outputMax[ov] = bytes;
+    this.outputSeries?.[ov]!.set(this.scheduler.nowPs, bytes);
+  }
+
   // Time-weighted mean occupancy of queue q over [start, untilPs].
   private meanOccupancy(q: number, untilPs: number): number {
     const span = untilPs - this.occStartPs;
@@ -882,6 +906,16 @@ export class Switch implements LinkReceiver, LinkSender {
           : {
               inputBytesSeries: vls.map((vl) =>
                 this.occupancySeries![port * v + vl]!.binMeans(untilPs),
+              ),
+            }),
+        ...(this.buffered
+          ? { maxOutputBytes: vls.map((vl) => this.outputMax[port * v + vl]!) }
+          : {}),
+        ...(this.outputSeries === undefined
+          ? {}
+          : {
+              outputBytesSeries: vls.map((vl) =>
+                this.outputSeries![port * v + vl]!.binMeans(untilPs),
               ),
             }),
       });

@@ -27,7 +27,7 @@ const num = (x: number, digits = 6) => String(+x.toFixed(digits));
  * - `host-throughput.csv`: payload Gb/s received per host, traffic group and bin (the pairs
  *   that ever received).
  * - `port-occupancy.csv`: mean input-buffer bytes per switch port, VL and bin (ports that held
- *   anything).
+ *   anything); with output buffers also `output-occupancy.csv`, the same for the output buffers.
  * - `flow-control.csv`: fraction of each bin a port was paused or out of credits.
  * - `cc-flows.csv`: each sender part's per-flow CC variables at every bin edge (with a CC scheme).
  * - `ports.csv`: every switch port and VL's totals.
@@ -88,8 +88,15 @@ export function seriesFiles(inputs: SeriesInputs): Map<string, string> {
     "switch,port,vl,bytes_forwarded,packets_forwarded,mean_input_bytes,max_input_bytes,blocked_us,off_transitions",
   ];
   const occupancyLines = ["bin_start_us,switch,port,vl,mean_input_bytes"];
+  const outputLines = ["bin_start_us,switch,port,vl,mean_output_bytes"];
   for (const sw of network.switches) {
     for (const stats of portStats[sw.index]!) {
+      stats.outputBytesSeries?.forEach((binned, vl) => {
+        if (stats.maxOutputBytes?.[vl] === 0) return;
+        for (let i = 0; i < binned.length; i++) {
+          outputLines.push(`${binUs(i)},${sw.name},${stats.port},${vl},${num(binned[i]!, 1)}`);
+        }
+      });
       stats.meanInputBytes.forEach((mean, vl) => {
         portLines.push(
           `${sw.name},${stats.port},${vl},${stats.bytesForwarded},${stats.packetsForwarded},${num(mean, 1)},${stats.maxInputBytes[vl]},${num(stats.blockedPs[vl]! / 1e6)},${stats.offTransitions[vl]}`,
@@ -105,6 +112,8 @@ export function seriesFiles(inputs: SeriesInputs): Map<string, string> {
   files.set("ports.csv", `${portLines.join("\n")}\n`);
   if (series.includes("port-occupancy")) {
     files.set("port-occupancy.csv", `${occupancyLines.join("\n")}\n`);
+    // Switches with output buffers: what waits there, beside what waits at the inputs.
+    if (outputLines.length > 1) files.set("output-occupancy.csv", `${outputLines.join("\n")}\n`);
   }
   if (sampler !== undefined) files.set("flow-control.csv", sampler.csv());
 
