@@ -110,14 +110,21 @@ function file(result: SimulationResult, name: string): string {
   return text;
 }
 
-/** Bytes waiting in the switch per bin (data VL 0, every input), from `port-occupancy.csv`. */
-function queueBins(csv: string): Map<number, number> {
+/**
+ * Bytes waiting in the switch per bin (data VL 0), from `port-occupancy.csv` (every input) and,
+ * on a switch with output buffers, `output-occupancy.csv` (every output: in an incast only the
+ * receiver's holds data).
+ */
+function queueBins(...csvs: (string | undefined)[]): Map<number, number> {
   const bins = new Map<number, number>();
-  for (const line of csv.trim().split("\n").slice(1)) {
-    const [start, , , vl, bytes] = line.split(",");
-    if (vl !== "0") continue;
-    const at = Number(start);
-    bins.set(at, (bins.get(at) ?? 0) + Number(bytes));
+  for (const csv of csvs) {
+    if (csv === undefined) continue;
+    for (const line of csv.trim().split("\n").slice(1)) {
+      const [start, , , vl, bytes] = line.split(",");
+      if (vl !== "0") continue;
+      const at = Number(start);
+      bins.set(at, (bins.get(at) ?? 0) + Number(bytes));
+    }
   }
   return bins;
 }
@@ -140,7 +147,9 @@ export function incastFigures(result: SimulationResult, n: number): IncastFigure
     mean(f.filter((x) => x.timeUs > fromUs && x.timeUs <= toUs).map((x) => x.gbps)),
   );
   const payloadGbps = (lineGbps * s.host.mtuBytes) / (s.host.mtuBytes + s.host.headerBytes);
-  const queue = [...queueBins(file(result, "port-occupancy.csv"))]
+  const queue = [
+    ...queueBins(file(result, "port-occupancy.csv"), result.files.get("output-occupancy.csv")),
+  ]
     .filter(([at]) => at >= fromUs && at < toUs)
     .map(([, bytes]) => bytes);
   const share = (test: (b: number) => boolean) => queue.filter(test).length / queue.length;
@@ -245,19 +254,14 @@ function incastFindings(figures: readonly IncastFigures[]): Finding[] {
   ];
 }
 
-function incastTable(figures: readonly IncastFigures[], withQueue: boolean): string {
-  const queueHead = withQueue
-    ? " queue mean | queue max (bin mean) | in [Kmin, Kmax] | below Kmin |"
-    : "";
+function incastTable(figures: readonly IncastFigures[]): string {
   return [
-    `| N | converged | fair 1 ms windows after it / in the last half | utilization |${queueHead} marks | CNPs | rate cuts |`,
-    `|---|---|---|---|${withQueue ? "---|---|---|---|" : ""}---|---|---|`,
-    ...figures.map((f) => {
-      const queue = withQueue
-        ? ` ${kb(f.queueMeanBytes)} | ${kb(f.queueMaxBinBytes)} | ${fmt(f.queueInBand * 100, 0)} % | ${fmt(f.queueBelowKmin * 100, 0)} % |`
-        : "";
-      return `| ${f.n} | ${f.convergedAtUs === null ? "never" : `${fmt(f.convergedAtUs / 1000, 1)} ms`} | ${fmt(f.fairWindows * 100, 0)} % / ${fmt(f.fairWindowsLastHalf * 100, 0)} % | ${fmt(f.utilization * 100, 1)} % |${queue} ${f.ceMarked} | ${f.cnpReceived} | ${f.rateCuts} |`;
-    }),
+    "| N | converged | fair 1 ms windows after it / in the last half | utilization | queue mean | queue max (bin mean) | in [Kmin, Kmax] | below Kmin | marks | CNPs | rate cuts |",
+    "|---|---|---|---|---|---|---|---|---|---|---|",
+    ...figures.map(
+      (f) =>
+        `| ${f.n} | ${f.convergedAtUs === null ? "never" : `${fmt(f.convergedAtUs / 1000, 1)} ms`} | ${fmt(f.fairWindows * 100, 0)} % / ${fmt(f.fairWindowsLastHalf * 100, 0)} % | ${fmt(f.utilization * 100, 1)} % | ${kb(f.queueMeanBytes)} | ${kb(f.queueMaxBinBytes)} | ${fmt(f.queueInBand * 100, 0)} % | ${fmt(f.queueBelowKmin * 100, 0)} % | ${f.ceMarked} | ${f.cnpReceived} | ${f.rateCuts} |`,
+    ),
   ].join("\n");
 }
 
@@ -321,12 +325,8 @@ function incastExperiment(variant: IncastVariant): Experiment {
     notes: variant.notes,
     async run({ scale }) {
       const figures = await runIncasts(preset, scale, switchKind);
-      // The output buffer's occupancy is not a recorded series (port-occupancy.csv is the
-      // input side), so the queue band is judged on the input-queued switch only.
-      const findings = incastFindings(figures).filter(
-        (f) => switchKind === "input-queued" || !f.what.startsWith("egress queue"),
-      );
-      const held = (prefix: string) => findings.find((f) => f.what.startsWith(prefix))?.holds;
+      const findings = incastFindings(figures);
+      const held = (prefix: string) => findings.find((f) => f.what.startsWith(prefix))!.holds;
       const ns = `N = ${INCAST_N.join(" / ")}`;
       const below = figures.map((f) => f.queueBelowKmin);
       const falls = below.every((b, i) => i === 0 || b <= below[i - 1]!);
@@ -334,13 +334,13 @@ function incastExperiment(variant: IncastVariant): Experiment {
         held("1 ms windows") && held("throughput fairness") && held("DCQCN rate fairness")
           ? ""
           : fairnessExplanation(figures, switchKind),
-        held("egress queue") !== false
+        held("egress queue")
           ? ""
           : `The queue is below Kmin in ${perN(figures, (f) => `${fmt(f.queueBelowKmin * 100, 0)} %`)} of the bins (${ns})${falls ? ", less as N grows" : ""}. Our reading of the rate and queue series: the queue is a sawtooth. A round of cuts puts the sum of the rates below C and the queue drains to empty within a few hundred µs; it then refills only at the rate by which the recovering sum exceeds C, a few Gb/s, so climbing back to Kmin takes most of the cycle (with the \`nic\` preset at N = 2, about 1 ms of a 1.6 ms cycle, for cuts of 15–20 %). Every flow's increase steps add to that excess, so with more flows the queue refills faster and spends more of the cycle above Kmin. The link stays busy throughout (utilization above).`,
       ].filter((x) => x !== "");
       return {
         findings,
-        tables: [incastTable(figures, switchKind === "input-queued")],
+        tables: [incastTable(figures)],
         ...(parts.length === 0 ? {} : { explanation: parts.join("\n\n") }),
       };
     },
@@ -371,7 +371,7 @@ export const dcqcnIncastNicOutputQueued = incastExperiment({
   switchKind: "output-queued",
   title: "DCQCN N:1 incast, `nic` preset, output-queued switch",
   notes:
-    "The shipped incast scenarios on an output-queued switch: `switch.outputBufferBytes` 4 MB per port and VL and `switch.speedup` 2, so packets cross into the output buffer at twice the link rate and what waits for the receiver waits there, in one FIFO, as in the shared-memory switches DCQCN was designed on. Everything else as shipped. The output buffer's occupancy is not a recorded series (port-occupancy.csv is the input side), so the queue band is not judged here; the marking does count it (the switch part's egress queue runs until a packet starts on the link).",
+    "The shipped incast scenarios on an output-queued switch: `switch.outputBufferBytes` 4 MB per port and VL and `switch.speedup` 2, so packets cross into the output buffer at twice the link rate and what waits for the receiver waits there, in one FIFO, as in the shared-memory switches DCQCN was designed on. Everything else as shipped. The queue is the bytes waiting for the receiver at the inputs and in its output buffer (port-occupancy.csv and output-occupancy.csv, data VL), which is also what the marking counts.",
 });
 
 /** Slowdown percentiles and pause counts of one uniform256 run. */
