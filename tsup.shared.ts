@@ -1,9 +1,9 @@
 import type { Options } from "tsup";
 
-/** The build every package uses: ESM and .d.ts from `src/index.ts`, for Node 20. */
-export function cclabBuild(): Options {
+/** The build every package uses: ESM and .d.ts from `src/index.ts` (or `entry`), for Node 20. */
+export function cclabBuild(entry: string[] = ["src/index.ts"]): Options {
   return {
-    entry: ["src/index.ts"],
+    entry,
     format: ["esm"],
     target: "node20",
     dts: true,

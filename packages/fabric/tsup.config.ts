@@ -1,3 +1,4 @@
 import { cclabBuild } from "../../tsup.shared.ts";
 
-export default cclabBuild();
+// Two entries: the contract, and the test contexts for CC parts (`@cclab/fabric/testing`).
+export default cclabBuild(["src/index.ts", "src/testing.ts"]);

@@ -1,15 +1,18 @@
 import { usToPs } from "@cclab/core-des";
 import { Ecn, type PacketId, type PacketSnapshot } from "@cclab/fabric";
+import { idlePort, testHostContext } from "@cclab/fabric/testing";
 import { fc, test } from "@fast-check/vitest";
 import { describe, expect, it } from "vitest";
 import { params } from "./params.js";
 import { createReceiverPart } from "./receiver-part.js";
-import { testHostContext } from "./test-contexts.js";
 
 function np(input: Record<string, unknown>) {
   const sent: (PacketSnapshot & { atPs: number })[] = [];
+  // The fabric DCQCN asks for: data on VL 0, one control VL (1) for CNPs and ACKs.
   const context = testHostContext({
     hostIndex: 7,
+    controlVls: [1],
+    port: idlePort(2),
     sendControl: (p: PacketId) =>
       sent.push({ ...context.packets.snapshot(p), atPs: context.scheduler.nowPs }),
   });

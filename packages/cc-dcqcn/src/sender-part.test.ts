@@ -1,10 +1,10 @@
 import { serializationPs, type TimePs, usToPs } from "@cclab/core-des";
 import type { FlowGate } from "@cclab/fabric";
+import { testHostContext } from "@cclab/fabric/testing";
 import { fc, test } from "@fast-check/vitest";
 import { describe, expect, it } from "vitest";
 import { params } from "./params.js";
 import { createSenderPart, senderPartFactory } from "./sender-part.js";
-import { testHostContext } from "./test-contexts.js";
 
 const C = 100; // line rate, Gb/s
 

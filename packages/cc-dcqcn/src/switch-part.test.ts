@@ -7,11 +7,11 @@ import {
   Packets,
   type SwitchPartContext,
 } from "@cclab/fabric";
+import { idlePort } from "@cclab/fabric/testing";
 import { fc, test } from "@fast-check/vitest";
 import { describe, expect, it } from "vitest";
 import { markingProbability, params } from "./params.js";
 import { createSwitchPart, switchPartFactory } from "./switch-part.js";
-import { idlePort } from "./test-contexts.js";
 
 function harness(input: Record<string, unknown>, seed = 1) {
   const p = params.parse(input);
@@ -23,7 +23,7 @@ function harness(input: Record<string, unknown>, seed = 1) {
     rng: createRng(seed).split("switch/0/cc"),
     switchIndex: 0,
     portCount: 4,
-    port: () => idlePort,
+    port: () => idlePort(2),
     inputBufferBytes: () => 1 << 20,
     facesHost: () => true,
     sendControl: () => {

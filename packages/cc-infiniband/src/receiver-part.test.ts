@@ -1,8 +1,8 @@
 import { type PacketId, type PacketInit, type PacketKind, Packets } from "@cclab/fabric";
+import { testHostContext } from "@cclab/fabric/testing";
 import { fc, test } from "@fast-check/vitest";
 import { describe, expect, it } from "vitest";
 import { createReceiverPart, receiverPartFactory } from "./receiver-part.js";
-import { testHostContext } from "./test-host-context.js";
 
 /** Every test part's packets (the parts read the packets they are handed here). */
 const PACKETS = new Packets();

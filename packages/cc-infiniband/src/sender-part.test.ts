@@ -1,10 +1,10 @@
 import { serializationPs, type TimePs, usToPs } from "@cclab/core-des";
 import { type FlowGate, type PacketId, Packets } from "@cclab/fabric";
+import { testHostContext } from "@cclab/fabric/testing";
 import { fc, test } from "@fast-check/vitest";
 import { describe, expect, it } from "vitest";
 import { params } from "./params.js";
 import { createSenderPart, senderPartFactory } from "./sender-part.js";
-import { testHostContext } from "./test-host-context.js";
 
 /** A CCT whose entries are all distinct and exact in picoseconds: entry i = i² / 4 µs. */
 const TABLE_US = Array.from({ length: 128 }, (_, i) => (i * i) / 4);

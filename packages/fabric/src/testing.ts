@@ -1,0 +1,51 @@
+/**
+ * Test contexts for CC parts (`@cclab/fabric/testing`): a part's unit tests build one of these
+ * instead of a whole network, and override what the test is about (a `sendControl` that records,
+ * a `gatesChanged` that counts). Not for simulations: the contexts are not wired to any device.
+ */
+import { createRng, Scheduler } from "@cclab/core-des";
+import type { HostPartContext, PortView } from "./cc.js";
+import { Packets } from "./packet.js";
+
+/** A port with `vlCount` VLs, nothing buffered, no credits, nothing paused or transmitting. */
+export function idlePort(vlCount = 1): PortView {
+  return {
+    vlCount,
+    inputBytes: () => 0,
+    credits: () => 0,
+    isPaused: () => false,
+    isTransmitting: () => false,
+    isBlocked: () => false,
+  };
+}
+
+const refuse = (what: string) => () => {
+  throw new Error(`this test's part should not ${what}`);
+};
+
+/**
+ * A host context for testing one part on its own: host `hostIndex` (default 0) of 8, a fresh
+ * scheduler and packet store, an idle 100 Gb/s uplink with one VL and no control VL, 64-byte
+ * control packets; sending control packets, resending and re-asking gates throw unless
+ * `overrides` gives them.
+ */
+export function testHostContext(
+  overrides: Partial<HostPartContext> & { hostIndex?: number } = {},
+): HostPartContext {
+  const hostIndex = overrides.hostIndex ?? 0;
+  return {
+    scheduler: new Scheduler(),
+    packets: new Packets(),
+    controlVls: [],
+    rng: createRng(1).split(`host/${hostIndex}/cc`),
+    hostIndex,
+    hostCount: 8,
+    port: idlePort(),
+    uplinkRateGbps: 100,
+    controlPacketBytes: 64,
+    sendControl: refuse("send control packets"),
+    gatesChanged: refuse("re-ask the host's gates"),
+    resend: refuse("resend packets"),
+    ...overrides,
+  };
+}
