@@ -830,7 +830,8 @@ export class Switch implements LinkReceiver, LinkSender {
     const bytes = this.outputBytes[ov]! + delta;
     this.outputBytes[ov] = bytes;
     if (bytes > this.outputMax[ov]!) this.outputMax[ov] = bytes;
-    this.outputSeries?.[ov]!.set(this.scheduler.nowPs, bytes);
+    const series = this.outputSeries;
+    if (series !== undefined) series[ov]!.set(this.scheduler.nowPs, bytes);
   }
 
   // Time-weighted mean occupancy of queue q over [start, untilPs].
