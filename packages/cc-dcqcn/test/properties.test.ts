@@ -45,7 +45,7 @@ const markingArb = fc
     cnpIntervalUs: fc.constantFrom(5, 50),
     alphaTimerUs: fc.constantFrom(1, 10, 55),
     increaseTimerUs: fc.constantFrom(5, 20, 55),
-    byteCounterBytes: fc.constantFrom(null, 20_000),
+    byteCounterBytes: fc.constantFrom(null, 2_000, 20_000),
     minRateMbps: fc.constantFrom(100, 1000, 5000),
   })
   .map(({ spanBytes, ...r }) => ({ ...r, kmaxBytes: r.kminBytes + spanBytes }));
@@ -178,6 +178,37 @@ describe("DCQCN on PFC fabrics", () => {
   it("the hot spots of those runs mostly marked and cut (the property exercised the scheme)", () => {
     expect(tally.marked / tally.runs).toBeGreaterThan(0.6);
     expect(tally.cut / tally.runs).toBeGreaterThan(0.6);
+  });
+
+  it("byte-counter increases while a packet starts do not start a second one on the busy uplink", () => {
+    // Long flows below line rate: the `paper` byte counter fires as a packet is sent, and the
+    // host is asked to send again then (a host throws if it ever starts two packets at once).
+    for (const byteCounterBytes of [1_000, 5_000]) {
+      const net = new Network(singleSwitch({ hosts: 3, rateGbps: 100, latencyNs: 500 }), {
+        seed: 1,
+        flowControl: "pfc",
+        switch: {
+          buffer: {
+            model: "shared",
+            sharedBytes: 4 << 20,
+            alpha: 0.125,
+            headroomBytes: 32768,
+            xonOffsetBytes: 2048,
+          },
+        },
+        host: { mtuBytes: 1000, receiveBufferBytes: 65536 },
+        hostPfc: { xoffBytes: 32768, xonBytes: 16384 },
+        cc: dcqcnCc(
+          params.parse({ preset: "paper", byteCounterBytes, kminBytes: 5_000, kmaxBytes: 25_000 }),
+        ),
+      });
+      for (const src of [0, 1]) net.addMessage(src, { dstHost: 2, bytes: 2_000_000, startPs: 0 });
+      net.run();
+      const completed = net.hosts.flatMap((h) => h.completions);
+      expect(completed).toHaveLength(2);
+      expect(net.ccCounters().rateCuts).toBeGreaterThan(0);
+      expect(net.ccCounters().rateIncreases).toBeGreaterThan(0);
+    }
   });
 
   it("marks on the output buffer's queue: a 2:1 incast whose excess waits there, not at the inputs", () => {

@@ -590,10 +590,12 @@ export class Hca implements LinkReceiver, LinkSender {
       this.rotationCount[vl]!++;
       if (qp.shortHead) this.rotationShort[vl]!++;
     }
-    qp.gate?.onSent?.(packet);
     this.rotationVersion++; // a queue pair's head moved on
     this.transmit(packet);
     this.spaceNextStart(now, size);
+    // The gate hears of the packet once it is on the uplink: a gate that raises its rate here
+    // (DCQCN's byte counter) asks the host to send again, which must find the uplink busy.
+    qp.gate?.onSent?.(packet);
   }
 
   private joinRotation(qp: QueuePair): void {
@@ -718,6 +720,9 @@ export class Hca implements LinkReceiver, LinkSender {
   }
 
   private transmit(packet: PacketId): void {
+    if (this.transmitting) {
+      throw new Error(`host ${this.name} started a packet while its uplink was busy (a bug)`);
+    }
     const links = this.links;
     const size = this.packets.sizeBytes[packet]!;
     links.consume(this.up, this.packets.vl[packet]!, size);
