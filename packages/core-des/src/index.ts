@@ -21,6 +21,7 @@ export {
 export { nearestRank, nearestRankOf } from "./stats/quantile.js";
 export { RateSeries } from "./stats/rate-series.js";
 export { TimeWeightedAverage, type TimeWeightedOptions } from "./stats/time-weighted.js";
+export { ensureLength, type GrowableArray, resized } from "./typed-array.js";
 export {
   assertTimePs,
   formatTimePs,

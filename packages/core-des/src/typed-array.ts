@@ -1,13 +1,19 @@
-/** The typed arrays the kernel's growable stores use. */
+/** The typed arrays the growable stores of the kernel and the fabric use. */
 export type GrowableArray =
   | Float64Array<ArrayBuffer>
   | Int32Array<ArrayBuffer>
+  | Int16Array<ArrayBuffer>
+  | Uint16Array<ArrayBuffer>
   | Uint8Array<ArrayBuffer>;
 
-/** A copy of `a` with `length` elements (≥ `a.length`): the old contents, then zeros. */
-export function resized<T extends GrowableArray>(a: T, length: number): T {
+/**
+ * A copy of `a` with `length` elements (≥ `a.length`): the old contents, then `fill` (zeros by
+ * default).
+ */
+export function resized<T extends GrowableArray>(a: T, length: number, fill = 0): T {
   const grown = new (a.constructor as new (length: number) => T)(length);
   grown.set(a);
+  if (fill !== 0) grown.fill(fill, a.length);
   return grown;
 }
 

@@ -2,7 +2,6 @@ import { Histogram, type Scheduler, serializationPs, type TimePs } from "@cclab/
 import {
   creditBlocks,
   DATA_KIND,
-  Ecn,
   Fifo,
   type FlowControlDiscipline,
   type FlowGate,
@@ -205,8 +204,6 @@ export class Hca implements LinkReceiver, LinkSender {
   private readonly rotationShort: Int32Array;
   private readonly control = new IntFifo(4);
   private readonly resends = new IntFifo(4);
-  /** Packets in `control` and `resends`: mostly none, and then neither queue is looked at. */
-  private aheadOfData = 0;
   private readonly arrivals: { message: Message; id: number }[] = [];
   private arrivalCursor = 0;
   private arrivalsSorted = true;
@@ -305,8 +302,8 @@ export class Hca implements LinkReceiver, LinkSender {
     return {
       vlCount: this.vlCount,
       inputBytes: (vl) => this.receiveBytes[vl]!,
-      credits: (vl) => this.uplinkFlow.credits[vl]!,
-      isPaused: (vl) => this.uplinkFlow.paused[vl] === 1,
+      credits: (vl) => this.uplinkFlow.creditsOn(vl),
+      isPaused: (vl) => this.uplinkFlow.isPaused(vl),
       isTransmitting: () => this.transmitting,
       isBlocked: (vl) => this.uplinkFlow.isBlocked(vl),
     };
@@ -351,7 +348,6 @@ export class Hca implements LinkReceiver, LinkSender {
     this.packets.srcHost[packet] = this.index;
     this.packets.injectedPs[packet] = this.scheduler.nowPs;
     this.control.push(packet);
-    this.aheadOfData++;
     this.trySend();
   }
 
@@ -366,7 +362,6 @@ export class Hca implements LinkReceiver, LinkSender {
     packets.hops[packet] = 0;
     packets.outPort[packet] = -1;
     this.resends.push(packet);
-    this.aheadOfData++;
     this.trySend();
   }
 
@@ -479,13 +474,12 @@ export class Hca implements LinkReceiver, LinkSender {
     const links = this.links;
     const up = this.up;
     const packets = this.packets;
-    const control = this.aheadOfData === 0 ? NO_PACKET : this.control.peek();
+    const control = this.control.peek();
     if (
       control !== NO_PACKET &&
       links.canSend(up, packets.vl[control]!, packets.sizeBytes[control]!)
     ) {
       this.control.shift();
-      this.aheadOfData--;
       this.transmit(control);
       return;
     }
@@ -494,13 +488,12 @@ export class Hca implements LinkReceiver, LinkSender {
         this.wakeAt(this.nextStartPs);
       return;
     }
-    const resend = this.aheadOfData === 0 ? NO_PACKET : this.resends.peek();
+    const resend = this.resends.peek();
     if (
       resend !== NO_PACKET &&
       links.canSend(up, packets.vl[resend]!, packets.sizeBytes[resend]!)
     ) {
       this.resends.shift();
-      this.aheadOfData--;
       packets.injectedPs[resend] = now;
       this.packetsResent++;
       this.transmit(resend);
@@ -564,8 +557,11 @@ export class Hca implements LinkReceiver, LinkSender {
     }
     this.refusedVersion = this.rotationVersion;
     const v = this.vlCount;
-    this.refusedCredits.set(links.flow.credits.subarray(up * v, (up + 1) * v));
-    this.refusedPaused.set(links.flow.paused.subarray(up * v, (up + 1) * v));
+    const { credits, paused } = links.flow;
+    for (let vl = 0; vl < v; vl++) {
+      this.refusedCredits[vl] = credits[up * v + vl]!;
+      this.refusedPaused[vl] = paused[up * v + vl]!;
+    }
     if (this.parked.length !== 0) this.wakeAt(this.parked[0]!.parkedUntilPs);
   }
 
@@ -685,16 +681,8 @@ export class Hca implements LinkReceiver, LinkSender {
     vl: number,
   ): PacketId {
     const packets = this.packets;
-    // Every field is written here (allocRaw leaves them as the id's last packet had them).
-    const packet = packets.allocRaw();
-    packets.kindCode[packet] = DATA_KIND;
-    packets.hops[packet] = 0;
-    packets.outPort[packet] = -1;
-    packets.fecn[packet] = 0;
-    packets.becn[packet] = 0;
-    packets.ecn[packet] = Ecn.notCapable;
-    packets.lastOfMessage[packet] = 0;
-    if (packet < packets.control.length) packets.control[packet] = undefined;
+    // A fresh data packet (every field at its default), then this one's fields.
+    const packet = packets.alloc();
     packets.sizeBytes[packet] = size;
     packets.payloadBytes[packet] = payload;
     packets.flowId[packet] = qp.flowId;
@@ -830,7 +818,6 @@ export class Hca implements LinkReceiver, LinkSender {
         this.totalLatencyPs.add(now - packets.createdPs[packet]!);
         this.networkLatencyPs.add(now - packets.injectedPs[packet]!);
       }
-      const flowId = packets.flowId[packet]!;
       const payload = packets.payloadBytes[packet]!;
       const messageId = packets.messageId[packet]!;
       const source = packets.srcHost[packet]! * this.vlCount + packets.sl[packet]!;
@@ -840,7 +827,7 @@ export class Hca implements LinkReceiver, LinkSender {
         this.messageReceived(source, messageId);
         const completion: MessageCompletion = {
           messageId,
-          flowId,
+          flowId: packets.flowId[packet]!,
           srcHost: packets.srcHost[packet]!,
           dstHost: packets.dstHost[packet]!,
           bytes: got,
@@ -856,13 +843,12 @@ export class Hca implements LinkReceiver, LinkSender {
       packets.free(packet);
     } else {
       this.listener?.(packet, now);
-      if (this.senderPart?.onControl !== undefined) {
-        this.senderPart.onControl(packet);
-        packets.free(packet);
+      const senderPart = this.senderPart;
+      senderPart?.onControl?.(packet);
+      packets.free(packet);
+      if (senderPart?.onControl !== undefined) {
         this.rotationVersion++;
         this.trySend(); // the control packet may have opened a window or moved a rate
-      } else {
-        packets.free(packet);
       }
     }
   }

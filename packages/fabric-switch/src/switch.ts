@@ -18,6 +18,7 @@ import {
   type LinkSender,
   type LinkSet,
   NO_PACKET,
+  PacketChains,
   type PacketId,
   type Packets,
   type PortFlowState,
@@ -142,18 +143,16 @@ export class Switch implements LinkReceiver, LinkSender {
   private readonly lastInTailPs: Float64Array;
   /**
    * The queue sets of a plug-in queueing scheme, per (input, VL); empty with the built-in VOQ
-   * per output, which lives in `voqHead` and `voqTail` instead.
+   * per output, which lives in `voq` instead.
    */
   private readonly queues: InputQueueSet[] = [];
   /**
-   * VOQ per output port (`queueing: voq-port`, the default) as flat arrays: the queue of
-   * (input, VL) for output `out` is the chain of packets (through `Packets.next`) from
-   * `voqHead[k]` to `voqTail[k]`, `k = (input * vlCount + vl) * portCount + out`. One object
-   * per (input, VL) with two arrays of its own (the `VoqPerOutput` queue set) cost several
-   * cache misses per hop on a large fabric.
+   * VOQ per output port (`queueing: voq-port`, the default) as one set of chains: the queue of
+   * (input, VL) for output `out` is chain `k = (input * vlCount + vl) * portCount + out`. The
+   * same queues as the `VoqPerOutput` queue set, whose one object with arrays of its own per
+   * (input, VL) cost several cache misses per hop on a large fabric.
    */
-  private readonly voqHead: Int32Array | undefined;
-  private readonly voqTail: Int32Array | undefined;
+  private readonly voq: PacketChains | undefined;
   /** Control packets waiting in `controlQueues`, all ports: mostly none, and then no port is looked at. */
   private controlWaiting = 0;
   /**
@@ -279,7 +278,7 @@ export class Switch implements LinkReceiver, LinkSender {
     this.outputBytes = new Float64Array(portCount * v);
     this.outputMax = new Float64Array(portCount * v);
     this.outputSeries =
-      config.outputBufferBytes > 0 && config.occupancyBinNs !== null
+      this.buffered && config.occupancyBinNs !== null
         ? Array.from(
             { length: portCount * v },
             () => new TimeWeightedAverage({ binWidthPs: nsToPs(config.occupancyBinNs!) }),
@@ -297,8 +296,7 @@ export class Switch implements LinkReceiver, LinkSender {
     this.xbarVlServed = new Int32Array(portCount);
     const queueing = queueingPartOf(config);
     const flatVoq = queueing === voqPerOutput;
-    this.voqHead = flatVoq ? new Int32Array(portCount * v * portCount).fill(NO_PACKET) : undefined;
-    this.voqTail = flatVoq ? new Int32Array(portCount * v * portCount).fill(NO_PACKET) : undefined;
+    this.voq = flatVoq ? new PacketChains(portCount * v * portCount, setup.packets) : undefined;
     for (let port = 0; port < portCount; port++) {
       this.controlQueues.push(new IntFifo(2));
       for (let vl = 0; vl < v; vl++) this.outQueues.push(new IntFifo(4));
@@ -374,8 +372,8 @@ export class Switch implements LinkReceiver, LinkSender {
     return {
       vlCount: v,
       inputBytes: (vl) => this.inputBytes[port * v + vl]!,
-      credits: (vl) => this.outFlow[port]?.credits[vl] ?? 0,
-      isPaused: (vl) => this.outFlow[port]?.paused[vl] === 1,
+      credits: (vl) => this.outFlow[port]?.creditsOn(vl) ?? 0,
+      isPaused: (vl) => this.outFlow[port]?.isPaused(vl) ?? false,
       isTransmitting: () => this.outBusy[port] === 1,
       isBlocked: (vl) => this.outFlow[port]?.isBlocked(vl) ?? false,
     };
@@ -659,39 +657,21 @@ export class Switch implements LinkReceiver, LinkSender {
 
   // The queues of (input, VL), through the flat VOQ or the queue set.
   private enqueue(input: number, vl: number, out: number, packet: PacketId): void {
-    const tails = this.voqTail;
-    if (tails === undefined) {
-      this.queues[input * this.vlCount + vl]!.enqueue(packet);
-      return;
-    }
-    const next = this.packets.next;
-    const k = (input * this.vlCount + vl) * this.portCount + out;
-    next[packet] = NO_PACKET;
-    const tail = tails[k]!;
-    if (tail === NO_PACKET) this.voqHead![k] = packet;
-    else next[tail] = packet;
-    tails[k] = packet;
+    const voq = this.voq;
+    if (voq === undefined) this.queues[input * this.vlCount + vl]!.enqueue(packet);
+    else voq.push((input * this.vlCount + vl) * this.portCount + out, packet);
   }
 
   private head(input: number, vl: number, out: number): PacketId {
-    const heads = this.voqHead;
-    if (heads === undefined) return this.queues[input * this.vlCount + vl]!.headFor(out);
-    return heads[(input * this.vlCount + vl) * this.portCount + out]!;
+    const voq = this.voq;
+    if (voq === undefined) return this.queues[input * this.vlCount + vl]!.headFor(out);
+    return voq.head((input * this.vlCount + vl) * this.portCount + out);
   }
 
   private dequeue(input: number, vl: number, out: number): void {
-    const heads = this.voqHead;
-    if (heads === undefined) {
-      this.queues[input * this.vlCount + vl]!.dequeueFor(out);
-      return;
-    }
-    const next = this.packets.next;
-    const k = (input * this.vlCount + vl) * this.portCount + out;
-    const packet = heads[k]!;
-    const after = next[packet]!;
-    heads[k] = after;
-    if (after === NO_PACKET) this.voqTail![k] = NO_PACKET;
-    else next[packet] = NO_PACKET;
+    const voq = this.voq;
+    if (voq === undefined) this.queues[input * this.vlCount + vl]!.dequeueFor(out);
+    else voq.shift((input * this.vlCount + vl) * this.portCount + out);
   }
 
   // Room downstream of the crossbar: credits or no pause on the link, or space in the

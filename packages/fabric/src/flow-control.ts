@@ -35,6 +35,48 @@ export interface FlowStateColumns {
   readonly offTransitions: Float64Array<ArrayBuffer>;
 }
 
+// The rules of one transmitter and VL, entry `i` of `columns` (MODEL.md, "Flow control"): what
+// `LinkSet` applies to its links and `PortFlowState` to a port, written once.
+
+/** True if a packet of `sizeBytes` may start on entry `i` now. */
+export function canSendAt(
+  discipline: FlowControlDiscipline,
+  columns: FlowStateColumns,
+  i: number,
+  sizeBytes: number,
+): boolean {
+  return discipline === "credit"
+    ? columns.credits[i]! >= creditBlocks(sizeBytes)
+    : columns.paused[i] === 0;
+}
+
+/** Takes the credits for a packet that starts now on entry `i` (no-op under PFC). */
+export function consumeAt(
+  discipline: FlowControlDiscipline,
+  columns: FlowStateColumns,
+  i: number,
+  sizeBytes: number,
+): void {
+  if (discipline === "credit") columns.credits[i]! -= creditBlocks(sizeBytes);
+}
+
+/** Marks entry `i` blocked from `nowPs` (a packet is ready but flow control holds it). */
+export function markBlockedAt(columns: FlowStateColumns, i: number, nowPs: TimePs): void {
+  if (columns.blockedSincePs[i]! < 0) {
+    columns.blockedSincePs[i] = nowPs;
+    columns.offTransitions[i]!++;
+  }
+}
+
+/** Ends a blocked period of entry `i` at `nowPs`, if one is open. */
+export function markUnblockedAt(columns: FlowStateColumns, i: number, nowPs: TimePs): void {
+  const since = columns.blockedSincePs[i]!;
+  if (since >= 0) {
+    columns.blockedPs[i]! += nowPs - since;
+    columns.blockedSincePs[i] = -1;
+  }
+}
+
 /**
  * The sending side of one port's flow control: credits per VL (credit discipline) or the
  * pause state per priority (PFC), as the port's transmitter sees them. A port is ON for a VL
@@ -104,37 +146,34 @@ export class PortFlowState {
     return this.columns.offTransitions.subarray(this.base, this.base + this.vlCount);
   }
 
+  /** Credits held on `vl`, in 64-byte blocks (credit discipline). */
+  creditsOn(vl: number): number {
+    return this.columns.credits[this.base + vl]!;
+  }
+
+  /** True while `vl` is paused by the downstream port (PFC). */
+  isPaused(vl: number): boolean {
+    return this.columns.paused[this.base + vl] === 1;
+  }
+
   /** True if a packet of `sizeBytes` may start on `vl` now. */
   canSend(vl: number, sizeBytes: number): boolean {
-    return this.discipline === "credit"
-      ? this.columns.credits[this.base + vl]! >= creditBlocks(sizeBytes)
-      : this.columns.paused[this.base + vl] === 0;
+    return canSendAt(this.discipline, this.columns, this.base + vl, sizeBytes);
   }
 
   /** Takes the credits for a packet that starts now (no-op under PFC). */
   consume(vl: number, sizeBytes: number): void {
-    if (this.discipline === "credit") {
-      this.columns.credits[this.base + vl]! -= creditBlocks(sizeBytes);
-    }
+    consumeAt(this.discipline, this.columns, this.base + vl, sizeBytes);
   }
 
   /** Marks `vl` blocked from `nowPs` (a packet is ready but flow control holds it). */
   markBlocked(vl: number, nowPs: TimePs): void {
-    const i = this.base + vl;
-    if (this.columns.blockedSincePs[i]! < 0) {
-      this.columns.blockedSincePs[i] = nowPs;
-      this.columns.offTransitions[i]!++;
-    }
+    markBlockedAt(this.columns, this.base + vl, nowPs);
   }
 
   /** Ends a blocked period of `vl` at `nowPs`, if one is open. */
   markUnblocked(vl: number, nowPs: TimePs): void {
-    const i = this.base + vl;
-    const since = this.columns.blockedSincePs[i]!;
-    if (since >= 0) {
-      this.columns.blockedPs[i]! += nowPs - since;
-      this.columns.blockedSincePs[i] = -1;
-    }
+    markUnblockedAt(this.columns, this.base + vl, nowPs);
   }
 
   isBlocked(vl: number): boolean {

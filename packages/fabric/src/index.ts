@@ -54,5 +54,5 @@ export {
   type PacketSnapshot,
   Packets,
 } from "./packet.js";
+export { PacketChains } from "./packet-chains.js";
 export type { InputQueueSet, QueueingPart, QueueSetContext } from "./queueing.js";
-export { RecordRing } from "./record-ring.js";

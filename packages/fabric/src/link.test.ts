@@ -1,4 +1,5 @@
 import { Scheduler, serializationPs } from "@cclab/core-des";
+import { fc, test } from "@fast-check/vitest";
 import { describe, expect, it } from "vitest";
 import { LinkSet } from "./link.js";
 import { Packets } from "./packet.js";
@@ -75,5 +76,97 @@ describe("Link, a delay line", () => {
     scheduler.run();
     expect(pfc.paused[0]).toBe(1);
     expect(seen.at(-1)).toBe(t0 + serializationPs(64, 100) + 1_000);
+  });
+});
+
+describe("LinkSet, many links sharing one reverse-channel pool", () => {
+  test.prop(
+    [
+      fc.integer({ min: 17, max: 40 }),
+      fc.array(
+        fc.record({
+          link: fc.nat(),
+          vl: fc.nat({ max: 2 }),
+          atPs: fc.nat({ max: 5_000 }),
+          action: fc.oneof(
+            fc.record({ credits: fc.integer({ min: 1, max: 40 }) }),
+            fc.record({ pause: fc.boolean() }),
+          ),
+        }),
+        { minLength: 1, maxLength: 120 },
+      ),
+    ],
+    { numRuns: 60 },
+  )(
+    "delivers every link's credits and pause frames to that link, also after the columns grew",
+    (linkCount, ops) => {
+      const scheduler = new Scheduler();
+      const links = new LinkSet(scheduler, new Packets(), 3, "credit");
+      const first = links.add(100, 700);
+      // A view taken before the columns grow (16 links at first) must still see the state.
+      const firstFlow = first.flow;
+      for (let l = 1; l < linkCount; l++) links.add(100, 100 + 37 * l);
+      const changed = new Array<number>(linkCount).fill(0);
+      for (let l = 0; l < linkCount; l++) {
+        links.connect(
+          l,
+          { flowControlChanged: () => changed[l]!++ },
+          0,
+          { receivePacket: () => {} },
+          0,
+          { cutThroughBytes: Number.POSITIVE_INFINITY, processingPs: 0 },
+        );
+      }
+      const credits = new Array<number>(linkCount * 3).fill(0);
+      const paused = new Array<number>(linkCount * 3).fill(0);
+      const opKind = scheduler.defineKind("test: op", (i) => {
+        const op = ops[i]!;
+        const l = op.link % linkCount;
+        if ("credits" in op.action) links.returnCredits(l, op.vl, op.action.credits);
+        else links.sendPause(l, op.vl, op.action.pause);
+      });
+      const order = ops.map((op, i) => ({ op, i })).sort((a, b) => a.op.atPs - b.op.atPs);
+      for (const { op, i } of order) {
+        scheduler.schedule(op.atPs, opKind, i);
+        const k = (op.link % linkCount) * 3 + op.vl;
+        if ("credits" in op.action) credits[k]! += op.action.credits;
+        // The reverse channel of a link is in order: the last frame sent for a VL holds.
+        else paused[k] = op.action.pause ? 1 : 0;
+      }
+      scheduler.run();
+      for (let l = 0; l < linkCount; l++) {
+        for (let vl = 0; vl < 3; vl++) {
+          const k = l * 3 + vl;
+          expect(links.flow.credits[k], `link ${l} VL ${vl} credits`).toBe(credits[k]);
+          expect(links.flow.paused[k], `link ${l} VL ${vl} paused`).toBe(paused[k]);
+          expect(links.creditsReturning[k]).toBe(0);
+          // The set's flow-control rules read the same columns.
+          expect(links.canSend(l, vl, 64 * credits[k]!)).toBe(true);
+          expect(links.canSend(l, vl, 64 * credits[k]! + 1)).toBe(false);
+        }
+        const touched = ops.some((op) => op.link % linkCount === l);
+        expect(changed[l]! > 0).toBe(touched);
+      }
+      expect([...firstFlow.credits]).toEqual(credits.slice(0, 3));
+    },
+  );
+
+  it("takes credits and keeps blocked time per link and VL", () => {
+    const links = new LinkSet(new Scheduler(), new Packets(), 2, "credit");
+    for (let l = 0; l < 20; l++) links.add(100, 1_000);
+    links.flow.credits[19 * 2 + 1] = 10;
+    expect(links.canSend(19, 1, 640)).toBe(true);
+    links.consume(19, 1, 600); // 10 blocks
+    expect(links.canSend(19, 1, 1)).toBe(false);
+    expect(links.flow.credits[19 * 2]).toBe(0);
+    links.markBlocked(19, 1, 100);
+    links.markBlocked(19, 1, 150); // already blocked: no new OFF period
+    links.markUnblocked(19, 1, 400);
+    links.markBlocked(19, 1, 1_000);
+    const state = links.flowState(19);
+    expect(state.offTransitions[1]).toBe(2);
+    expect(state.blockedPsUntil(1, 1_250)).toBe(300 + 250);
+    expect(state.isBlocked(1)).toBe(true);
+    expect(links.flowState(18).blockedPsUntil(1, 1_250)).toBe(0);
   });
 });

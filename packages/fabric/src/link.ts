@@ -1,8 +1,12 @@
-import { type Scheduler, serializationPs, type TimePs } from "@cclab/core-des";
+import { resized, type Scheduler, serializationPs, type TimePs } from "@cclab/core-des";
 import {
+  canSendAt,
+  consumeAt,
   creditBlocks,
   type FlowControlDiscipline,
   type FlowStateColumns,
+  markBlockedAt,
+  markUnblockedAt,
   PAUSE_FRAME_BYTES,
   PortFlowState,
 } from "./flow-control.js";
@@ -101,11 +105,6 @@ export class Link {
     timing: ReceiveTiming,
   ): void {
     this.set.connect(this.index, sender, senderPort, receiver, receiverPort, timing);
-  }
-
-  /** Serialization time of `bytes` on this link. */
-  serPs(bytes: number): TimePs {
-    return this.set.serPs(this.index, bytes);
   }
 
   /** See {@link LinkSet.transmit}. */
@@ -285,38 +284,22 @@ export class LinkSet {
 
   /** True if a packet of `sizeBytes` may start on `vl` of link `l` now. */
   canSend(l: number, vl: number, sizeBytes: number): boolean {
-    const i = l * this.vlCount + vl;
-    return this.discipline === "credit"
-      ? this.flow.credits[i]! >= creditBlocks(sizeBytes)
-      : this.flow.paused[i] === 0;
+    return canSendAt(this.discipline, this.flow, l * this.vlCount + vl, sizeBytes);
   }
 
   /** Takes the credits for a packet that starts now on `vl` of link `l` (no-op under PFC). */
   consume(l: number, vl: number, sizeBytes: number): void {
-    if (this.discipline === "credit") {
-      this.flow.credits[l * this.vlCount + vl]! -= creditBlocks(sizeBytes);
-    }
+    consumeAt(this.discipline, this.flow, l * this.vlCount + vl, sizeBytes);
   }
 
   /** Marks `vl` of link `l` blocked from `nowPs` (a packet is ready but flow control holds it). */
   markBlocked(l: number, vl: number, nowPs: TimePs): void {
-    const i = l * this.vlCount + vl;
-    const flow = this.flow;
-    if (flow.blockedSincePs[i]! < 0) {
-      flow.blockedSincePs[i] = nowPs;
-      flow.offTransitions[i]!++;
-    }
+    markBlockedAt(this.flow, l * this.vlCount + vl, nowPs);
   }
 
   /** Ends a blocked period of `vl` of link `l` at `nowPs`, if one is open. */
   markUnblocked(l: number, vl: number, nowPs: TimePs): void {
-    const i = l * this.vlCount + vl;
-    const flow = this.flow;
-    const since = flow.blockedSincePs[i]!;
-    if (since >= 0) {
-      flow.blockedPs[i]! += nowPs - since;
-      flow.blockedSincePs[i] = -1;
-    }
+    markUnblockedAt(this.flow, l * this.vlCount + vl, nowPs);
   }
 
   // --- packets ------------------------------------------------------------------------------
@@ -451,50 +434,40 @@ export class LinkSet {
     const flow = this.flow as {
       -readonly [K in keyof FlowStateColumns]: FlowStateColumns[K];
     };
-    flow.credits = grown(flow.credits, capacity * v);
-    flow.paused = grown(flow.paused, capacity * v);
-    flow.blockedSincePs = grown(flow.blockedSincePs, capacity * v, -1);
-    flow.blockedPs = grown(flow.blockedPs, capacity * v);
-    flow.offTransitions = grown(flow.offTransitions, capacity * v);
-    this.firstInFlight = grown(this.firstInFlight, capacity, NO_PACKET);
-    this.lastInFlight = grown(this.lastInFlight, capacity, NO_PACKET);
-    this.bytesSent = grown(this.bytesSent, capacity);
-    this.payloadBytesSent = grown(this.payloadBytesSent, capacity);
-    this.packetsSent = grown(this.packetsSent, capacity);
-    this.pauseFramesSent = grown(this.pauseFramesSent, capacity);
-    this.resumeFramesSent = grown(this.resumeFramesSent, capacity);
-    this.rateGbps = grown(this.rateGbps, capacity);
-    this.latencyPs = grown(this.latencyPs, capacity);
-    this.pausePs = grown(this.pausePs, capacity);
-    this.cutThroughBytes = grown(this.cutThroughBytes, capacity);
-    this.processingPs = grown(this.processingPs, capacity);
-    this.headerDelayPs = grown(this.headerDelayPs, capacity);
-    this.lastSerBytes = grown(this.lastSerBytes, capacity, -1);
-    this.lastSerPs = grown(this.lastSerPs, capacity);
-    this.receiverPort = grown(this.receiverPort, capacity);
-    this.senderPort = grown(this.senderPort, capacity);
-    this.blocksInFlight = grown(this.blocksInFlight, capacity * v);
-    this.creditsReturning = grown(this.creditsReturning, capacity * v);
-    this.backHead = grown(this.backHead, capacity, -1);
-    this.backTail = grown(this.backTail, capacity, -1);
+    flow.credits = resized(flow.credits, capacity * v);
+    flow.paused = resized(flow.paused, capacity * v);
+    flow.blockedSincePs = resized(flow.blockedSincePs, capacity * v, -1);
+    flow.blockedPs = resized(flow.blockedPs, capacity * v);
+    flow.offTransitions = resized(flow.offTransitions, capacity * v);
+    this.firstInFlight = resized(this.firstInFlight, capacity, NO_PACKET);
+    this.lastInFlight = resized(this.lastInFlight, capacity, NO_PACKET);
+    this.bytesSent = resized(this.bytesSent, capacity);
+    this.payloadBytesSent = resized(this.payloadBytesSent, capacity);
+    this.packetsSent = resized(this.packetsSent, capacity);
+    this.pauseFramesSent = resized(this.pauseFramesSent, capacity);
+    this.resumeFramesSent = resized(this.resumeFramesSent, capacity);
+    this.rateGbps = resized(this.rateGbps, capacity);
+    this.latencyPs = resized(this.latencyPs, capacity);
+    this.pausePs = resized(this.pausePs, capacity);
+    this.cutThroughBytes = resized(this.cutThroughBytes, capacity);
+    this.processingPs = resized(this.processingPs, capacity);
+    this.headerDelayPs = resized(this.headerDelayPs, capacity);
+    this.lastSerBytes = resized(this.lastSerBytes, capacity, -1);
+    this.lastSerPs = resized(this.lastSerPs, capacity);
+    this.receiverPort = resized(this.receiverPort, capacity);
+    this.senderPort = resized(this.senderPort, capacity);
+    this.blocksInFlight = resized(this.blocksInFlight, capacity * v);
+    this.creditsReturning = resized(this.creditsReturning, capacity * v);
+    this.backHead = resized(this.backHead, capacity, -1);
+    this.backTail = resized(this.backTail, capacity, -1);
     this.capacity = capacity;
   }
 
   private growBackward(): void {
     const n = this.backDuePs.length * 2;
-    this.backDuePs = grown(this.backDuePs, n);
-    this.backVl = grown(this.backVl, n);
-    this.backValue = grown(this.backValue, n);
-    this.backNext = grown(this.backNext, n);
+    this.backDuePs = resized(this.backDuePs, n);
+    this.backVl = resized(this.backVl, n);
+    this.backValue = resized(this.backValue, n);
+    this.backNext = resized(this.backNext, n);
   }
-}
-
-type Column = Int32Array<ArrayBuffer> | Uint8Array<ArrayBuffer> | Float64Array<ArrayBuffer>;
-
-// A copy of `column` with `length` elements: its contents, then `fill`.
-function grown<T extends Column>(column: T, length: number, fill = 0): T {
-  const copy = new (column.constructor as new (length: number) => T)(length);
-  if (fill !== 0) copy.fill(fill);
-  copy.set(column);
-  return copy;
 }

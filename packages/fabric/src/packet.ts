@@ -1,4 +1,4 @@
-import type { TimePs } from "@cclab/core-des";
+import { resized, type TimePs } from "@cclab/core-des";
 
 /**
  * What a packet is. The named kinds cover every scheme in the seeds; a scheme that needs a
@@ -237,19 +237,8 @@ export class Packets {
     this.ecn[p] = Ecn.notCapable;
     this.createdPs[p] = 0;
     this.injectedPs[p] = 0;
-    if (p < this.control.length) this.control[p] = undefined;
+    // `control[p]` is already clear: `free` clears it.
     return p;
-  }
-
-  /**
-   * A new packet whose fields still hold the values of the packet that last had its id: for a
-   * device that sets every field itself (a host making data packets), so that a packet is
-   * written once, not reset and then written. Use {@link alloc} or {@link create} otherwise.
-   */
-  allocRaw(): PacketId {
-    if (this.free_.length !== 0) return this.free_.pop()!;
-    if (this.count === this.capacity) this.grow();
-    return this.count++;
   }
 
   /** A new packet with the given fields (control packets of CC parts, tests). */
@@ -341,40 +330,27 @@ export class Packets {
 
   private grow(): void {
     const capacity = this.capacity * 2;
-    this.sizeBytes = grown(this.sizeBytes, capacity);
-    this.vl = grown(this.vl, capacity);
-    this.outPort = grown(this.outPort, capacity);
-    this.dstHost = grown(this.dstHost, capacity);
-    this.flowId = grown(this.flowId, capacity);
-    this.hops = grown(this.hops, capacity);
-    this.next = grown(this.next, capacity);
-    this.linkTimesPs = grown(this.linkTimesPs, 2 * capacity);
-    this.payloadBytes = grown(this.payloadBytes, capacity);
-    this.kindCode = grown(this.kindCode, capacity);
-    this.messageId = grown(this.messageId, capacity);
-    this.seqInMessage = grown(this.seqInMessage, capacity);
-    this.lastOfMessage = grown(this.lastOfMessage, capacity);
-    this.messageBytes = grown(this.messageBytes, capacity);
-    this.srcHost = grown(this.srcHost, capacity);
-    this.sl = grown(this.sl, capacity);
-    this.fecn = grown(this.fecn, capacity);
-    this.becn = grown(this.becn, capacity);
-    this.ecn = grown(this.ecn, capacity);
-    this.createdPs = grown(this.createdPs, capacity);
-    this.injectedPs = grown(this.injectedPs, capacity);
+    this.sizeBytes = resized(this.sizeBytes, capacity);
+    this.vl = resized(this.vl, capacity);
+    this.outPort = resized(this.outPort, capacity);
+    this.dstHost = resized(this.dstHost, capacity);
+    this.flowId = resized(this.flowId, capacity);
+    this.hops = resized(this.hops, capacity);
+    this.next = resized(this.next, capacity);
+    this.linkTimesPs = resized(this.linkTimesPs, 2 * capacity);
+    this.payloadBytes = resized(this.payloadBytes, capacity);
+    this.kindCode = resized(this.kindCode, capacity);
+    this.messageId = resized(this.messageId, capacity);
+    this.seqInMessage = resized(this.seqInMessage, capacity);
+    this.lastOfMessage = resized(this.lastOfMessage, capacity);
+    this.messageBytes = resized(this.messageBytes, capacity);
+    this.srcHost = resized(this.srcHost, capacity);
+    this.sl = resized(this.sl, capacity);
+    this.fecn = resized(this.fecn, capacity);
+    this.becn = resized(this.becn, capacity);
+    this.ecn = resized(this.ecn, capacity);
+    this.createdPs = resized(this.createdPs, capacity);
+    this.injectedPs = resized(this.injectedPs, capacity);
     this.capacity = capacity;
   }
-}
-
-type Column =
-  | Int32Array<ArrayBuffer>
-  | Int16Array<ArrayBuffer>
-  | Uint16Array<ArrayBuffer>
-  | Uint8Array<ArrayBuffer>
-  | Float64Array<ArrayBuffer>;
-
-function grown<T extends Column>(column: T, length: number): T {
-  const copy = new (column.constructor as new (length: number) => T)(length);
-  copy.set(column);
-  return copy;
 }

@@ -1,6 +1,6 @@
 import {
   type InputQueueSet,
-  NO_PACKET,
+  PacketChains,
   type PacketId,
   type Packets,
   type QueueingPart,
@@ -12,21 +12,20 @@ import {
  * draw on the input's one buffer and credit pool, so a congested output's queue can still
  * fill the buffer and stall the others (the victim effect, Gran thesis L342 and L1338).
  *
- * Each FIFO is a chain of packets through `Packets.next`, with its head and tail here: a
- * switch has ports² VOQs per VL, and a ring buffer for each made enqueue and dequeue miss the
- * cache on a large fabric (uniform256 bench).
+ * The FIFOs are `PacketChains`, one per output. A switch with this scheme (the default) keeps
+ * the chains of all its inputs and VLs in one `PacketChains` instead of one of these per
+ * (input, VL): the same queues, with fewer objects to miss the cache on.
  */
 export class VoqPerOutput implements InputQueueSet {
-  private readonly heads: Int32Array;
-  private readonly tails: Int32Array;
+  /** One chain per output port. */
+  private readonly chains: PacketChains;
   private count = 0;
 
   constructor(
     portCount: number,
     private readonly packets: Packets,
   ) {
-    this.heads = new Int32Array(portCount).fill(NO_PACKET);
-    this.tails = new Int32Array(portCount).fill(NO_PACKET);
+    this.chains = new PacketChains(portCount, packets);
   }
 
   get packetCount(): number {
@@ -35,29 +34,17 @@ export class VoqPerOutput implements InputQueueSet {
 
   enqueue(packet: PacketId): void {
     // The switch's route() has already checked the port (it throws on one out of range).
-    const packets = this.packets;
-    const out = packets.outPort[packet]!;
-    packets.next[packet] = NO_PACKET;
-    const tail = this.tails[out]!;
-    if (tail === NO_PACKET) this.heads[out] = packet;
-    else packets.next[tail] = packet;
-    this.tails[out] = packet;
+    this.chains.push(this.packets.outPort[packet]!, packet);
     this.count++;
   }
 
   headFor(outPort: number): PacketId {
-    return this.heads[outPort]!;
+    return this.chains.head(outPort);
   }
 
   dequeueFor(outPort: number): PacketId {
-    const packets = this.packets;
-    const packet = this.heads[outPort]!;
-    const next = packets.next[packet]!;
-    this.heads[outPort] = next;
-    if (next === NO_PACKET) this.tails[outPort] = NO_PACKET;
-    else packets.next[packet] = NO_PACKET;
     this.count--;
-    return packet;
+    return this.chains.shift(outPort);
   }
 }
 
