@@ -7,8 +7,9 @@
 import { describe, expect, it } from "vitest";
 import {
   convergedAtUs,
-  dcqcnIncastNic,
   dcqcnIncastPaper,
+  type IncastFigures,
+  incastFindings,
   parseRates,
   runIncasts,
   windowMeans,
@@ -49,11 +50,19 @@ describe("DCQCN figures", () => {
 });
 
 describe("DCQCN N:1 incast at 50 ms", () => {
+  // The `nic` incasts on each switch, run once for the tests below.
+  let input: Promise<IncastFigures[]> | undefined;
+  const inputQueued = () => {
+    input ??= runIncasts("nic", 0.5, "input-queued");
+    return input;
+  };
+  const holding = (figures: IncastFigures[]) =>
+    new Map(incastFindings(figures).map((f) => [f.what.split(" (")[0], f.holds]));
+
   it(
     "nic preset: fair over the last half, converged, link busy, no pause",
     async () => {
-      const outcome = await dcqcnIncastNic.run({ scale: 0.5, quick: true });
-      const h = new Map(outcome.findings.map((f) => [f.what.split(" (")[0], f.holds]));
+      const h = holding(await inputQueued());
       expect(h.get("throughput fairness over the last half")).toBe(true);
       expect(h.get("DCQCN rate fairness over the last half")).toBe(true);
       expect(h.get("convergence time")).toBe(true);
@@ -67,15 +76,14 @@ describe("DCQCN N:1 incast at 50 ms", () => {
     "nic preset on an output-queued switch: fair, converged, busy, and fair in more 1 ms windows than input-queued",
     async () => {
       const output = await runIncasts("nic", 0.5, "output-queued");
-      for (const f of output) {
-        expect(f.throughputJain).toBeGreaterThanOrEqual(0.99);
-        expect(f.convergedAtUs).not.toBeNull();
-        expect(f.utilization).toBeGreaterThanOrEqual(0.95);
-        expect(f.pauseFrames).toBe(0);
-      }
+      const h = holding(output);
+      expect(h.get("throughput fairness over the last half")).toBe(true);
+      expect(h.get("convergence time")).toBe(true);
+      expect(h.get("receiver link utilization over the last half")).toBe(true);
+      expect(h.get("PFC pause frames")).toBe(true);
       // Where the input-queued switch leaves a lead standing (N = 8, 16: reproductions.md), the
       // output FIFO, which marks each flow in proportion to what it sends, evens it out sooner.
-      const input = await runIncasts("nic", 0.5, "input-queued");
+      const input = await inputQueued();
       for (const k of [2, 3]) {
         expect(output[k]!.fairWindows).toBeGreaterThan(input[k]!.fairWindows);
         expect(output[k]!.convergedAtUs!).toBeLessThanOrEqual(input[k]!.convergedAtUs!);

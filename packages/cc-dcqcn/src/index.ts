@@ -13,7 +13,7 @@ export {
   paramsInput,
 } from "./params.js";
 export { createReceiverPart, receiverPartFactory } from "./receiver-part.js";
-export { createSenderPart, ReactionPoint, senderPartFactory } from "./sender-part.js";
+export { createSenderPart, senderPartFactory } from "./sender-part.js";
 export { createSwitchPart, switchPartFactory } from "./switch-part.js";
 
 /** The whole scheme with resolved parameters: switch, receiver and sender parts. */

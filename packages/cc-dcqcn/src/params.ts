@@ -55,7 +55,7 @@ export const PRESETS = {
     rateOnFirstCnp: 1,
     clampTargetRate: false,
   },
-} as const;
+} as const satisfies Record<string, Omit<DcqcnParams, "preset" | "markAt" | "alphaBeforeCut">>;
 export type PresetName = keyof typeof PRESETS;
 
 const positive = (what: string) => z.number().positive().describe(what);
@@ -163,44 +163,19 @@ export interface DcqcnParams {
 
 /** The schema a scenario's `params` are validated with: input → fully resolved parameters. */
 export const params = paramsInput
+  .transform((p): DcqcnParams => {
+    // The preset's values under every key the scenario did not give (a given `null` stays).
+    const given = Object.fromEntries(Object.entries(p).filter(([, v]) => v !== undefined));
+    return { ...PRESETS[p.preset], ...given } as DcqcnParams;
+  })
   .superRefine((p, ctx) => {
-    const preset = PRESETS[p.preset];
-    const kmin = p.kminBytes ?? preset.kminBytes;
-    const kmax = p.kmaxBytes ?? preset.kmaxBytes;
-    if (kmin > kmax) {
+    if (p.kminBytes > p.kmaxBytes) {
       ctx.addIssue({
         code: "custom",
         path: ["kminBytes"],
-        message: `must be ≤ kmaxBytes (${kmax}), got ${kmin}`,
+        message: `must be ≤ kmaxBytes (${p.kmaxBytes}), got ${p.kminBytes}`,
       });
     }
-  })
-  .transform((p): DcqcnParams => {
-    const preset = PRESETS[p.preset];
-    return {
-      preset: p.preset,
-      variant: p.variant ?? preset.variant,
-      kminBytes: p.kminBytes ?? preset.kminBytes,
-      kmaxBytes: p.kmaxBytes ?? preset.kmaxBytes,
-      pmax: p.pmax ?? preset.pmax,
-      markAt: p.markAt,
-      g: p.g ?? preset.g,
-      cnpIntervalUs: p.cnpIntervalUs ?? preset.cnpIntervalUs,
-      ackEveryPackets: p.ackEveryPackets ?? preset.ackEveryPackets,
-      alphaTimerUs: p.alphaTimerUs ?? preset.alphaTimerUs,
-      increaseTimerUs: p.increaseTimerUs ?? preset.increaseTimerUs,
-      byteCounterBytes:
-        p.byteCounterBytes === undefined ? preset.byteCounterBytes : p.byteCounterBytes,
-      decreaseCheckUs: p.decreaseCheckUs ?? preset.decreaseCheckUs,
-      fastRecoverySteps: p.fastRecoverySteps ?? preset.fastRecoverySteps,
-      additiveIncreaseMbps: p.additiveIncreaseMbps ?? preset.additiveIncreaseMbps,
-      hyperIncreaseMbps: p.hyperIncreaseMbps ?? preset.hyperIncreaseMbps,
-      minRateMbps: p.minRateMbps ?? preset.minRateMbps,
-      initialAlpha: p.initialAlpha ?? preset.initialAlpha,
-      rateOnFirstCnp: p.rateOnFirstCnp ?? preset.rateOnFirstCnp,
-      clampTargetRate: p.clampTargetRate ?? preset.clampTargetRate,
-      alphaBeforeCut: p.alphaBeforeCut,
-    };
   });
 
 /** RED/ECN marking probability for an egress queue of `queueBytes` (spec section 2). */

@@ -1,4 +1,4 @@
-import { OwnerTimers, type TimerOwner } from "@cclab/core-des";
+import { OwnerTimers, type TimerOwner, usToPs } from "@cclab/core-des";
 import {
   DATA_KIND,
   Ecn,
@@ -56,7 +56,7 @@ class Np {
     readonly context: HostPartContext,
     private readonly p: DcqcnParams,
   ) {
-    this.intervalPs = Math.round(p.cnpIntervalUs * 1e6);
+    this.intervalPs = usToPs(p.cnpIntervalUs);
   }
 
   // CNPs and ACKs travel on the first control VL (ahead of data at every switch) when the

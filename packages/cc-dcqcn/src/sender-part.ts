@@ -1,4 +1,10 @@
-import { OwnerTimers, serializationPs, type TimePs, type TimerOwner } from "@cclab/core-des";
+import {
+  OwnerTimers,
+  serializationPs,
+  type TimePs,
+  type TimerOwner,
+  usToPs,
+} from "@cclab/core-des";
 import {
   Ecn,
   type FlowGate,
@@ -66,10 +72,7 @@ export class ReactionPoint implements FlowGate, TimerOwner {
   private lastSizeBytes = 0;
   private readonly timers: OwnerTimers;
 
-  constructor(
-    readonly flowId: number,
-    private readonly s: Shared,
-  ) {
+  constructor(private readonly s: Shared) {
     this.rateGbps = s.lineRateGbps;
     this.targetGbps = s.lineRateGbps;
     this.alpha = s.p.initialAlpha;
@@ -175,7 +178,8 @@ export class ReactionPoint implements FlowGate, TimerOwner {
   private increaseTimer(): void {
     const s = this.s;
     // Nothing to recover at line rate: the timer stops until the next cut.
-    if (this.rateGbps >= s.lineRateGbps && this.targetGbps >= s.lineRateGbps) return;
+    // (RC ≤ RT always: at line rate both are.)
+    if (this.rateGbps >= s.lineRateGbps) return;
     this.timers.armAt(INCREASE, s.context.scheduler.nowPs + s.increasePs);
     if (s.p.variant === "paper") {
       this.timerStage++;
@@ -269,15 +273,15 @@ export function createSenderPart(p: DcqcnParams, context: HostPartContext): Send
     minRateGbps: Math.min(p.minRateMbps / 1000, context.uplinkRateGbps),
     aiGbps: p.additiveIncreaseMbps / 1000,
     haiGbps: p.hyperIncreaseMbps / 1000,
-    alphaPs: Math.round(p.alphaTimerUs * 1e6),
-    increasePs: Math.round(p.increaseTimerUs * 1e6),
-    decreasePs: Math.round(p.decreaseCheckUs * 1e6),
+    alphaPs: usToPs(p.alphaTimerUs),
+    increasePs: usToPs(p.increaseTimerUs),
+    decreasePs: usToPs(p.decreaseCheckUs),
     counts,
   };
   const byFlow = new Map<number, ReactionPoint>();
   return {
     openFlow(flow: FlowInfo): FlowGate {
-      const rp = new ReactionPoint(flow.flowId, shared);
+      const rp = new ReactionPoint(shared);
       byFlow.set(flow.flowId, rp);
       return rp;
     },

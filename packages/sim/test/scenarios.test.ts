@@ -125,14 +125,18 @@ describe("bench/uniform256-dcqcn.yaml (first 100 µs)", async () => {
     expect(s.totals.dataDrops).toBe(0);
     expect(cc.ceMarked).toBeGreaterThan(0);
     expect(cc.rateCuts).toBeGreaterThan(0);
-    // nic preset: every marked packet that arrived is answered by one flagged ACK.
-    expect(cc.cnpSent).toBe(cc.ceReceived);
+    // nic preset: an ACK for every data packet that arrived (all 1000-byte payloads), of
+    // which those still in flight at the cap have not reached their senders.
+    expect(cc.acksSent).toBe(s.totals.deliveredBytes / 1000);
+    expect(s.totals.controlPackets.ack).toBeGreaterThan(0);
+    expect(s.totals.controlPackets.ack).toBeLessThanOrEqual(cc.acksSent!);
     expect(cc.ceReceived).toBeLessThanOrEqual(cc.ceMarked!);
     expect(s.totals.marks.ecnCe).toBe(cc.ceReceived);
   });
 
   it("never completes a message faster than alone on the idle fabric", () => {
     const slowdowns = csvRows(result, "messages.csv").map((m) => Number(m.slowdown));
+    expect(s.totals.completedMessages).toBeGreaterThan(0);
     expect(slowdowns.length).toBe(s.totals.completedMessages);
     expect(Math.min(...slowdowns)).toBeGreaterThanOrEqual(1);
   });
