@@ -21,7 +21,6 @@ export {
 export { nearestRank, nearestRankOf } from "./stats/quantile.js";
 export { RateSeries } from "./stats/rate-series.js";
 export { TimeWeightedAverage, type TimeWeightedOptions } from "./stats/time-weighted.js";
-export { ensureLength, type GrowableArray, resized } from "./typed-array.js";
 export {
   assertTimePs,
   formatTimePs,
@@ -43,3 +42,4 @@ export {
   type TimePs,
   usToPs,
 } from "./time.js";
+export { ensureLength, type GrowableArray, resized } from "./typed-array.js";
