@@ -154,6 +154,36 @@ function runCase(c: Case) {
   };
 }
 
+/**
+ * A 2:1 incast at 100 Gb/s on one switch (PFC, 4 MB shared memory) with DCQCN of `input`: H0
+ * and H1 each send one message of `bytes` to H2 at time 0. Not yet run.
+ */
+function incast(
+  input: Record<string, unknown>,
+  bytes: number,
+  outputs: { outputBufferBytes: number; speedup: number } = { outputBufferBytes: 0, speedup: 1 },
+): Network {
+  const net = new Network(singleSwitch({ hosts: 3, rateGbps: 100, latencyNs: 500 }), {
+    seed: 3,
+    flowControl: "pfc",
+    switch: {
+      buffer: {
+        model: "shared",
+        sharedBytes: 4 << 20,
+        alpha: 0.125,
+        headroomBytes: 32768,
+        xonOffsetBytes: 2048,
+      },
+      ...outputs,
+    },
+    host: { mtuBytes: 1000, receiveBufferBytes: 65536 },
+    hostPfc: { xoffBytes: 32768, xonBytes: 16384 },
+    cc: dcqcnCc(params.parse(input)),
+  });
+  for (const src of [0, 1]) net.addMessage(src, { dstHost: 2, bytes, startPs: 0 });
+  return net;
+}
+
 /** Runs of the first property, and those in which the switches marked (and flows were cut). */
 const tally = { runs: 0, marked: 0, cut: 0 };
 
@@ -184,25 +214,10 @@ describe("DCQCN on PFC fabrics", () => {
     // Long flows below line rate: the `paper` byte counter fires as a packet is sent, and the
     // host is asked to send again then (a host throws if it ever starts two packets at once).
     for (const byteCounterBytes of [1_000, 5_000]) {
-      const net = new Network(singleSwitch({ hosts: 3, rateGbps: 100, latencyNs: 500 }), {
-        seed: 1,
-        flowControl: "pfc",
-        switch: {
-          buffer: {
-            model: "shared",
-            sharedBytes: 4 << 20,
-            alpha: 0.125,
-            headroomBytes: 32768,
-            xonOffsetBytes: 2048,
-          },
-        },
-        host: { mtuBytes: 1000, receiveBufferBytes: 65536 },
-        hostPfc: { xoffBytes: 32768, xonBytes: 16384 },
-        cc: dcqcnCc(
-          params.parse({ preset: "paper", byteCounterBytes, kminBytes: 5_000, kmaxBytes: 25_000 }),
-        ),
-      });
-      for (const src of [0, 1]) net.addMessage(src, { dstHost: 2, bytes: 2_000_000, startPs: 0 });
+      const net = incast(
+        { preset: "paper", byteCounterBytes, kminBytes: 5_000, kmaxBytes: 25_000 },
+        2_000_000,
+      );
       net.run();
       const completed = net.hosts.flatMap((h) => h.completions);
       expect(completed).toHaveLength(2);
@@ -212,27 +227,12 @@ describe("DCQCN on PFC fabrics", () => {
   });
 
   it("marks on the output buffer's queue: a 2:1 incast whose excess waits there, not at the inputs", () => {
-    const topology = singleSwitch({ hosts: 3, rateGbps: 100, latencyNs: 500 });
     const marksWith = (outputBufferBytes: number) => {
-      const net = new Network(topology, {
-        seed: 3,
-        flowControl: "pfc",
-        switch: {
-          buffer: {
-            model: "shared",
-            sharedBytes: 4 << 20,
-            alpha: 0.125,
-            headroomBytes: 32768,
-            xonOffsetBytes: 2048,
-          },
-          outputBufferBytes,
-          speedup: outputBufferBytes > 0 ? 2 : 1,
-        },
-        host: { mtuBytes: 1000, receiveBufferBytes: 65536 },
-        hostPfc: { xoffBytes: 32768, xonBytes: 16384 },
-        cc: dcqcnCc(params.parse({ preset: "nic", kminBytes: 20_000, kmaxBytes: 20_000, pmax: 1 })),
-      });
-      for (const src of [0, 1]) net.addMessage(src, { dstHost: 2, bytes: 150_000, startPs: 0 });
+      const net = incast(
+        { preset: "nic", kminBytes: 20_000, kmaxBytes: 20_000, pmax: 1 },
+        150_000,
+        { outputBufferBytes, speedup: outputBufferBytes > 0 ? 2 : 1 },
+      );
       net.run();
       const inputMaxBytes = Math.max(
         ...net.switches[0]!.portStats(net.nowPs).flatMap((port) => port.maxInputBytes),
