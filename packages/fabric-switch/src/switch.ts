@@ -171,7 +171,6 @@ export class Switch implements LinkReceiver, LinkSender {
   private readonly outInput: Int32Array;
   private readonly outVl: Int32Array;
   private readonly outSize: Int32Array;
-  private readonly outPackets: Float64Array;
   private readonly outRr: Int32Array;
   private readonly outVlRr: Int32Array;
   private readonly inRr: Int32Array;
@@ -269,7 +268,6 @@ export class Switch implements LinkReceiver, LinkSender {
     this.outInput = new Int32Array(portCount);
     this.outVl = new Int32Array(portCount);
     this.outSize = new Int32Array(portCount);
-    this.outPackets = new Float64Array(portCount);
     this.outRr = new Int32Array(portCount);
     this.xbarBusy = new Uint8Array(portCount);
     this.xbarInput = new Int32Array(portCount);
@@ -738,7 +736,6 @@ export class Switch implements LinkReceiver, LinkSender {
     this.outInput[out] = source;
     this.outVl[out] = vl;
     this.outSize[out] = size;
-    this.outPackets[out]!++;
     // MODEL.md: a packet cut through before its tail arrived cannot finish before it does.
     const serialized = now + links.serPs(l, size);
     const tail = source >= 0 ? this.tailArrivalPs(source, packet) : 0;
@@ -877,7 +874,8 @@ export class Switch implements LinkReceiver, LinkSender {
       stats.push({
         port,
         bytesForwarded: link >= 0 ? this.links.bytesSent[link]! : 0,
-        packetsForwarded: this.outPackets[port]!,
+        // The link counts what the switch started on it: no counter of its own per packet.
+        packetsForwarded: link >= 0 ? this.links.packetsSent[link]! : 0,
         blockedPs: vls.map((vl) => flow?.blockedPsUntil(vl, untilPs) ?? 0),
         offTransitions: vls.map((vl) => flow?.offTransitions[vl] ?? 0),
         meanInputBytes: vls.map((vl) => this.meanOccupancy(port * v + vl, untilPs)),
