@@ -33,8 +33,13 @@ interface Shared {
  */
 class Throttle implements FlowGate, TimerOwner {
   ccti: number;
-  /** Start and size of the last packet sent under this throttle: the IRD counts from its end. */
-  lastStartPs: TimePs = Number.NEGATIVE_INFINITY;
+  /**
+   * End of the last packet sent under this throttle (its start plus its serialization at the
+   * uplink's rate): the IRD counts from it. Computed once per packet, where the host asks every
+   * gate in its rotation at each send decision.
+   */
+  lastEndPs: TimePs = Number.NEGATIVE_INFINITY;
+  /** Size of that packet (for the rate series). */
   lastSizeBytes = 0;
   /** Its own timer (`per-flow` timers only). */
   timer: OwnerTimers | undefined;
@@ -48,15 +53,14 @@ class Throttle implements FlowGate, TimerOwner {
 
   nextSendPs(nowPs: TimePs): TimePs {
     if (this.ccti === 0) return nowPs;
-    const s = this.shared;
-    const lastEndPs = this.lastStartPs + serializationPs(this.lastSizeBytes, s.rateGbps);
-    return lastEndPs + s.cctPs[this.ccti]!;
+    return this.lastEndPs + this.shared.cctPs[this.ccti]!;
   }
 
   onSent(packet: PacketId): void {
-    const context = this.shared.context;
-    this.lastStartPs = context.scheduler.nowPs;
-    this.lastSizeBytes = context.packets.sizeBytes[packet]!;
+    const s = this.shared;
+    const size = s.context.packets.sizeBytes[packet]!;
+    this.lastSizeBytes = size;
+    this.lastEndPs = s.context.scheduler.nowPs + serializationPs(size, s.rateGbps);
   }
 
   /** Lowers the CCTI by one unless at CCTI_Min; true if it did. */
@@ -133,6 +137,9 @@ export function createSenderPart(p: IbCcParams, context: HostPartContext): Sende
     timerPs,
     cctiDecrements: 0,
   };
+  // Decided once: otherwise the scenario's strings are compared at every BECN.
+  const perFlowTimer = p.timer === "per-flow";
+  const perSl = p.level === "sl";
   const byFlow = new Map<number, Throttle>();
   const bySl = new Map<number, Throttle>();
   // `port-sl` only, created at an SL's first BECN.
@@ -140,13 +147,13 @@ export function createSenderPart(p: IbCcParams, context: HostPartContext): Sende
   let becnReceived = 0;
 
   const throttleFor = (flow: FlowInfo): Throttle => {
-    if (p.level === "sl") {
+    if (perSl) {
       const ofSl = bySl.get(flow.sl);
       if (ofSl !== undefined) return ofSl;
     }
     const t = new Throttle(flow.sl, shared);
-    if (p.level === "sl") bySl.set(flow.sl, t);
-    if (p.timer === "per-flow") t.timer = new OwnerTimers(scheduler, CCTI_TIMER_KIND, t);
+    if (perSl) bySl.set(flow.sl, t);
+    if (perFlowTimer) t.timer = new OwnerTimers(scheduler, CCTI_TIMER_KIND, t);
     return t;
   };
 
@@ -156,7 +163,7 @@ export function createSenderPart(p: IbCcParams, context: HostPartContext): Sende
     const wasRaised = t.ccti > p.cctiMin;
     t.ccti = Math.min(p.cctiLimit, t.ccti + p.cctiIncrease);
     if (t.ccti <= p.cctiMin) return;
-    if (p.timer === "per-flow") {
+    if (perFlowTimer) {
       t.timer!.armAt(CCTI, scheduler.nowPs + timerPs);
       return;
     }

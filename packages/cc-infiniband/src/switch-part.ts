@@ -88,9 +88,10 @@ export function createSwitchPart(p: IbCcParams, context: SwitchPartContext): Swi
     }
   };
 
+  const byProbability = p.marking === "probability";
   const shouldMark = (ov: number): boolean => {
     if (p.markingRate === 0) return true;
-    if (p.marking === "probability") return rng.bernoulli(1 / (p.markingRate + 1));
+    if (byProbability) return rng.bernoulli(1 / (p.markingRate + 1));
     // The spec's reading: Marking_Rate eligible packets pass between two marked ones.
     if (sinceMark[ov]! >= p.markingRate) {
       sinceMark[ov] = 0;
