@@ -153,7 +153,7 @@ export class Hca implements LinkReceiver, LinkSender {
   uplinkFlow!: PortFlowState;
   /** Per VL: bytes in the receive buffer. */
   readonly receiveBytes: Float64Array;
-  /** Per VL: credit blocks held by the receive buffer. */
+  /** Per VL: credit blocks held by the receive buffer (kept under credit flow control only). */
   readonly receiveBlocks: Int32Array;
   /** Per VL: the most bytes the receive buffer ever held. */
   readonly maxReceiveBytes: Float64Array;
@@ -470,14 +470,12 @@ export class Hca implements LinkReceiver, LinkSender {
     const vl = this.packets.vl[packet]!;
     const size = this.packets.sizeBytes[packet]!;
     this.receiveBytes[vl]! += size;
-    this.receiveBlocks[vl]! += creditBlocks(size);
     if (this.receiveBytes[vl]! > this.maxReceiveBytes[vl]!)
       this.maxReceiveBytes[vl] = this.receiveBytes[vl]!;
-    if (this.discipline === "pfc" && this.pausedUpstream[vl] === 0) {
-      if (this.receiveBytes[vl]! > this.pfc!.xoffBytes) {
-        this.pausedUpstream[vl] = 1;
-        this.links.sendPause(this.down, vl, true);
-      }
+    if (this.discipline === "credit") this.receiveBlocks[vl]! += creditBlocks(size);
+    else if (this.pausedUpstream[vl] === 0 && this.receiveBytes[vl]! > this.pfc!.xoffBytes) {
+      this.pausedUpstream[vl] = 1;
+      this.links.sendPause(this.down, vl, true);
     }
     if (this.config.receiveRateGbps === null) {
       this.consume(packet);
@@ -862,9 +860,10 @@ export class Hca implements LinkReceiver, LinkSender {
     const vl = packets.vl[packet]!;
     const size = packets.sizeBytes[packet]!;
     this.receiveBytes[vl]! -= size;
-    this.receiveBlocks[vl]! -= creditBlocks(size);
     if (this.discipline === "credit") {
-      this.links.returnCredits(this.down, vl, creditBlocks(size));
+      const blocks = creditBlocks(size);
+      this.receiveBlocks[vl]! -= blocks;
+      this.links.returnCredits(this.down, vl, blocks);
     } else if (this.pausedUpstream[vl] === 1 && this.receiveBytes[vl]! <= this.pfc!.xonBytes) {
       this.pausedUpstream[vl] = 0;
       this.links.sendPause(this.down, vl, false);

@@ -102,7 +102,10 @@ export class Switch implements LinkReceiver, LinkSender {
   readonly outFlow: PortFlowState[] = [];
   /** Bytes buffered per input port and VL, at `[port * vlCount + vl]`. */
   readonly inputBytes: Float64Array;
-  /** Credit blocks held per input port and VL (credit conservation checks read it). */
+  /**
+   * Credit blocks held per input port and VL (credit conservation checks read it). Kept under
+   * credit flow control only: under PFC it stays 0 (two updates per hop that nothing reads).
+   */
   readonly inputBlocks: Int32Array;
   /** Bytes in (or crossing into) each output buffer, at `[port * vlCount + vl]`. */
   readonly outputBytes: Float64Array;
@@ -390,10 +393,10 @@ export class Switch implements LinkReceiver, LinkSender {
     const size = packets.sizeBytes[packet]!;
     const q = inPort * this.vlCount + vl;
     this.addBytes(q, size);
-    this.inputBlocks[q]! += creditBlocks(size);
     this.enqueue(inPort, vl, out, packet);
     this.countQueued(inPort, out, vl);
     if (this.discipline === "pfc") this.checkXoff(inPort, vl, q);
+    else this.inputBlocks[q]! += creditBlocks(size);
     this.part?.onEnqueue?.(packet, inPort);
     this.serveOutput(out);
   }
@@ -761,9 +764,10 @@ export class Switch implements LinkReceiver, LinkSender {
   private freeInputBuffer(input: number, vl: number, size: number): void {
     const q = input * this.vlCount + vl;
     this.addBytes(q, -size);
-    this.inputBlocks[q]! -= creditBlocks(size);
     if (this.discipline === "credit") {
-      this.links.returnCredits(this.inLink[input]!, vl, creditBlocks(size));
+      const blocks = creditBlocks(size);
+      this.inputBlocks[q]! -= blocks;
+      this.links.returnCredits(this.inLink[input]!, vl, blocks);
     } else this.checkXon(q);
   }
 

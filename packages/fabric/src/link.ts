@@ -167,7 +167,10 @@ export class LinkSet {
   private readonly receivers: (LinkReceiver | undefined)[] = [];
   private readonly senders: (LinkSender | undefined)[] = [];
   // Per (link, VL).
-  /** Credit blocks on the wire forward (part of credit conservation). */
+  /**
+   * Credit blocks on the wire forward (part of credit conservation). Kept under credit flow
+   * control only: under PFC it stays 0 (two updates per hop that nothing reads).
+   */
   blocksInFlight: Int32Array<ArrayBuffer>;
   /** Credit blocks on their way back to the sender. */
   creditsReturning: Int32Array<ArrayBuffer>;
@@ -183,6 +186,8 @@ export class LinkSet {
   private backCount = 0;
 
   private capacity = 0;
+  /** The discipline is `credit` (a flag read per packet, not a string compared). */
+  private readonly credit: boolean;
   private readonly deliverKind: number;
   private readonly backwardKind: number;
 
@@ -223,6 +228,7 @@ export class LinkSet {
     this.creditsReturning = new Int32Array(0);
     this.backHead = new Int32Array(0);
     this.backTail = new Int32Array(0);
+    this.credit = discipline === "credit";
     this.grow(16);
     this.deliverKind = scheduler.defineKind("link: packet arrives", (l) => this.deliverHead(l));
     this.backwardKind = scheduler.defineKind("link: flow control arrives", (l) =>
@@ -319,7 +325,8 @@ export class LinkSet {
       size > this.cutThroughBytes[l]! ? now + this.headerDelayPs[l]! : tail + this.processingPs[l]!;
     packets.linkTimesPs[2 * packet] = arrival;
     packets.linkTimesPs[2 * packet + 1] = tail;
-    this.blocksInFlight[l * this.vlCount + packets.vl[packet]!]! += creditBlocks(size);
+    if (this.credit)
+      this.blocksInFlight[l * this.vlCount + packets.vl[packet]!]! += creditBlocks(size);
     this.bytesSent[l]! += size;
     this.payloadBytesSent[l]! += packets.payloadBytes[packet]!;
     this.packetsSent[l]!++;
@@ -338,9 +345,11 @@ export class LinkSet {
   private deliverHead(l: number): void {
     const packets = this.packets;
     const packet = this.firstInFlight[l]!;
-    this.blocksInFlight[l * this.vlCount + packets.vl[packet]!]! -= creditBlocks(
-      packets.sizeBytes[packet]!,
-    );
+    if (this.credit) {
+      this.blocksInFlight[l * this.vlCount + packets.vl[packet]!]! -= creditBlocks(
+        packets.sizeBytes[packet]!,
+      );
+    }
     const next = packets.next[packet]!;
     this.firstInFlight[l] = next;
     if (next === NO_PACKET) {
