@@ -24,8 +24,11 @@ const linkArb = fc.record({
   latencyNs: fc.integer({ min: 0, max: 300 }),
 });
 
-/** Random small topologies; `minHostsPerSwitch` 2 gives every one at least 3 hosts. */
-const topologyArb = (minHostsPerSwitch = 1): fc.Arbitrary<Topology> =>
+/**
+ * Random small topologies; `minHostsPerSwitch` 2 gives every one at least 3 hosts, and
+ * `sprayed` false keeps the trees on d-mod-k (one path per destination).
+ */
+const topologyArb = (minHostsPerSwitch = 1, sprayed = true): fc.Arbitrary<Topology> =>
   fc.oneof(
     fc
       .tuple(fc.integer({ min: 3, max: 8 }), linkArb)
@@ -45,7 +48,9 @@ const topologyArb = (minHostsPerSwitch = 1): fc.Arbitrary<Topology> =>
       .tuple(
         fc.constantFrom([2, 2] as const, [3, 2] as const, [2, 3] as const),
         linkArb,
-        fc.constantFrom("d-mod-k" as const, "nca-random" as const),
+        sprayed
+          ? fc.constantFrom("d-mod-k" as const, "nca-random" as const)
+          : fc.constant("d-mod-k" as const),
       )
       .map(([[k, n], link, routing]) => karyNTree({ k, n, routing, ...link })),
   );
@@ -102,8 +107,10 @@ const markingInputArb = fc
 
 /**
  * Random cases. `hotspot`: every message goes to one host from at least two others, 24–60 KB
- * each and starting within 1 µs of one another, on topologies of at least 3 hosts: the port
- * to the hot spot (or a trunk before it) always holds a queue.
+ * each and starting within 1 µs of one another, on topologies of at least 3 hosts, each flow
+ * on one path: the port to the hot spot (or a trunk before it) always holds a queue. (Sprayed
+ * over two spines by nca-random, a 2:1 hot spot can keep every VoQ under a threshold of a
+ * quarter of the buffer, and so never mark: fast-check found such a case, seed -2081918230.)
  */
 function caseArb(
   ccInput: fc.Arbitrary<Record<string, unknown>> = flatInput,
@@ -112,7 +119,7 @@ function caseArb(
   const hotspotOnly = traffic === "hotspot";
   return fc
     .record({
-      topology: topologyArb(hotspotOnly ? 2 : 1),
+      topology: hotspotOnly ? topologyArb(2, false) : topologyArb(1),
       ccInput,
       viaHostCc: fc.boolean(),
       vlCount: fc.integer({ min: 1, max: 2 }),
