@@ -62,7 +62,7 @@ export class Link {
     this.flow = set.flowState(index);
   }
 
-  /** Credit blocks on the wire forward, per VL (part of credit conservation). A copy. */
+  /** Credit blocks on the wire forward, per VL (credit conservation; 0 under PFC). A copy. */
   get blocksInFlight(): Int32Array {
     return this.set.perVl(this.set.blocksInFlight, this.index);
   }
