@@ -127,16 +127,14 @@ class Np {
       }
       this.unacked.set(flowId, 0);
     }
-    // One ACK per data packet: its fields are written directly (no init object per ACK).
-    const ack = packets.alloc();
-    packets.kindCode[ack] = ACK_KIND;
-    packets.sizeBytes[ack] = context.controlPacketBytes;
-    packets.flowId[ack] = flowId;
-    packets.dstHost[ack] = packets.srcHost[packet]!;
-    packets.sl[ack] = packets.sl[packet]!;
-    packets.vl[ack] = this.controlVl(packets.vl[packet]!);
-    packets.becn[ack] = marked ? 1 : 0;
-    packets.createdPs[ack] = context.scheduler.nowPs;
+    const ack = packets.replyTo(
+      packet,
+      ACK_KIND,
+      context.controlPacketBytes,
+      this.controlVl(packets.vl[packet]!),
+      context.scheduler.nowPs,
+    );
+    if (marked) packets.becn[ack] = 1;
     context.sendControl(ack);
     this.acksSent++;
     if (marked) this.cnpSent++;

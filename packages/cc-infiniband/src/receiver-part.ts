@@ -32,16 +32,8 @@ export function createReceiverPart(context: HostPartContext): ReceiverPart {
         return;
       }
       fecnReceived++;
-      // Fields written directly: no init object per CNP (one per marked packet).
-      const cnp = packets.alloc();
-      packets.kindCode[cnp] = cnpKind;
+      const cnp = packets.replyTo(packet, cnpKind, cnpBytes, packets.vl[packet]!, scheduler.nowPs);
       packets.becn[cnp] = 1;
-      packets.sizeBytes[cnp] = cnpBytes;
-      packets.flowId[cnp] = packets.flowId[packet]!;
-      packets.dstHost[cnp] = packets.srcHost[packet]!;
-      packets.sl[cnp] = packets.sl[packet]!;
-      packets.vl[cnp] = packets.vl[packet]!;
-      packets.createdPs[cnp] = scheduler.nowPs;
       context.sendControl(cnp);
       cnpSent++;
     },

@@ -49,6 +49,40 @@ describe("Packets, the packet store", () => {
     expect(packets.kindCode[q]).toBe(DATA_KIND);
   });
 
+  it("replies to a data packet's sender on its flow and SL, also when the store grows", () => {
+    // Capacity 1: the reply's alloc() grows the store, so the data packet's fields are read
+    // from the new arrays.
+    const packets = new Packets(1);
+    const data = packets.create({
+      sizeBytes: 1026,
+      payloadBytes: 1000,
+      srcHost: 5,
+      dstHost: 9,
+      flowId: 123,
+      sl: 2,
+      vl: 2,
+      fecn: true,
+      ecn: Ecn.congestion,
+      createdPs: 7,
+    });
+    const reply = packets.replyTo(data, packets.kindCodeOf("ack"), 64, 4, 2 ** 40);
+    expect(packets.snapshot(reply)).toMatchObject({
+      kind: "ack",
+      sizeBytes: 64,
+      payloadBytes: 0,
+      srcHost: 0,
+      dstHost: 5,
+      flowId: 123,
+      sl: 2,
+      vl: 4,
+      fecn: false,
+      becn: false,
+      ecn: Ecn.notCapable,
+      createdPs: 2 ** 40,
+    });
+    expect(packets.snapshot(data)).toMatchObject({ dstHost: 9, flowId: 123, fecn: true });
+  });
+
   it("names kinds by code, gives x- kinds codes of their own and rejects others", () => {
     const packets = new Packets();
     const p = packets.create({ kind: "x-ccfit-stop" });

@@ -265,6 +265,30 @@ export class Packets {
     return p;
   }
 
+  /**
+   * A control packet of kind code `kindCode` from the receiver of data packet `data` back to its
+   * sender: on `data`'s flow and SL, on `vl`, `sizeBytes` long, created at `createdPs`; every
+   * other field at its default. Written field by field, without an init object: receivers send
+   * one per data packet (ACKs) or per marked one (CNPs).
+   */
+  replyTo(
+    data: PacketId,
+    kindCode: number,
+    sizeBytes: number,
+    vl: number,
+    createdPs: TimePs,
+  ): PacketId {
+    const p = this.alloc();
+    this.kindCode[p] = kindCode;
+    this.sizeBytes[p] = sizeBytes;
+    this.flowId[p] = this.flowId[data]!;
+    this.dstHost[p] = this.srcHost[data]!;
+    this.sl[p] = this.sl[data]!;
+    this.vl[p] = vl;
+    this.createdPs[p] = createdPs;
+    return p;
+  }
+
   /** Returns a packet nothing refers to any more; its id will be reused. */
   free(p: PacketId): void {
     if (p < this.control.length) this.control[p] = undefined;
