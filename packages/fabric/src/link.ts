@@ -186,8 +186,6 @@ export class LinkSet {
   private backCount = 0;
 
   private capacity = 0;
-  /** The discipline is `credit` (a flag read per packet, not a string compared). */
-  private readonly credit: boolean;
   private readonly deliverKind: number;
   private readonly backwardKind: number;
 
@@ -228,7 +226,6 @@ export class LinkSet {
     this.creditsReturning = new Int32Array(0);
     this.backHead = new Int32Array(0);
     this.backTail = new Int32Array(0);
-    this.credit = discipline === "credit";
     this.grow(16);
     this.deliverKind = scheduler.defineKind("link: packet arrives", (l) => this.deliverHead(l));
     this.backwardKind = scheduler.defineKind("link: flow control arrives", (l) =>
@@ -325,7 +322,7 @@ export class LinkSet {
       size > this.cutThroughBytes[l]! ? now + this.headerDelayPs[l]! : tail + this.processingPs[l]!;
     packets.linkTimesPs[2 * packet] = arrival;
     packets.linkTimesPs[2 * packet + 1] = tail;
-    if (this.credit)
+    if (this.discipline === "credit")
       this.blocksInFlight[l * this.vlCount + packets.vl[packet]!]! += creditBlocks(size);
     this.bytesSent[l]! += size;
     this.payloadBytesSent[l]! += packets.payloadBytes[packet]!;
@@ -345,7 +342,7 @@ export class LinkSet {
   private deliverHead(l: number): void {
     const packets = this.packets;
     const packet = this.firstInFlight[l]!;
-    if (this.credit) {
+    if (this.discipline === "credit") {
       this.blocksInFlight[l * this.vlCount + packets.vl[packet]!]! -= creditBlocks(
         packets.sizeBytes[packet]!,
       );
