@@ -15,6 +15,9 @@ export interface IdealFctParams {
   readonly routingLatencyNs: number;
 }
 
+/** Host pairs up to which the signature of each pair is kept in a flat array (16 MiB). */
+const FLAT_PAIRS_MAX = 1 << 22;
+
 interface Hop {
   readonly rateGbps: number;
   readonly latencyPs: TimePs;
@@ -36,9 +39,11 @@ export class IdealFct {
   /**
    * Per (src, dst) pair seen, the id of its route's signature: routes with the same rates and
    * latencies hop by hop have the same ideal times, and a fabric has few distinct ones (a
-   * 648-node folded Clos has 419,256 pairs and a handful of signatures).
+   * 648-node folded Clos has 419,256 pairs and a handful of signatures). Stored as id + 1
+   * (0: not seen yet) in a flat array when the pairs fit in {@link FLAT_PAIRS_MAX} entries: it
+   * is read once per completed message, and a Map of that many keys missed the cache.
    */
-  private readonly signatureOfPair = new Map<number, number>();
+  private readonly signatureOfPair: Int32Array | Map<number, number>;
   private readonly signatureIds = new Map<string, number>();
   /** Per signature id: its hops, and its ideal times by message size. */
   private readonly signatures: {
@@ -65,6 +70,9 @@ export class IdealFct {
     private readonly params: IdealFctParams,
   ) {
     this.wiring = wiringOf(topology.fabric);
+    const hosts = topology.fabric.hosts.length;
+    this.signatureOfPair =
+      hosts * hosts <= FLAT_PAIRS_MAX ? new Int32Array(hosts * hosts) : new Map<number, number>();
     this.routingPs = nsToPs(params.routingLatencyNs);
   }
 
@@ -80,8 +88,14 @@ export class IdealFct {
 
   private signature(src: number, dst: number): number {
     const pair = src * this.topology.fabric.hosts.length + dst;
-    const known = this.signatureOfPair.get(pair);
-    if (known !== undefined) return known;
+    const ofPair = this.signatureOfPair;
+    if (ofPair instanceof Int32Array) {
+      const known = ofPair[pair]!;
+      if (known !== 0) return known - 1;
+    } else {
+      const known = ofPair.get(pair);
+      if (known !== undefined) return known;
+    }
     const { fabric } = this.topology;
     const cableOf = (cable: number): Hop => {
       const c = fabric.cables[cable]!;
@@ -98,7 +112,8 @@ export class IdealFct {
       this.signatureIds.set(key, id);
       this.signatures.push({ hops, byBytes: new Map() });
     }
-    this.signatureOfPair.set(pair, id);
+    if (ofPair instanceof Int32Array) ofPair[pair] = id + 1;
+    else ofPair.set(pair, id);
     return id;
   }
 
