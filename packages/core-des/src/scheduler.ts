@@ -42,16 +42,25 @@ const SLOT_BITS = 22;
 const SLOT_LIMIT = 2 ** SLOT_BITS;
 const GEN_MASK = 0x7fff_ffff;
 
-// Slot states (meaningful while the slot holds an event).
-/** In the calendar, waiting for its time. */
-const QUEUED = 1;
-/** In the fast lane: due at the current time. */
-const DUE = 2;
-/** In the fast lane, cancelled: discarded when the lane reaches it. */
-const CANCELLED = 3;
+// The constants the event loop reads are enum members, not module `const`s: bundling (the
+// packages' dist, the benchmark) turns a module's top-level `const`s into `var`s, which V8
+// then loads from the module context at every use, where esbuild writes an enum member as its
+// literal value (uniform256: 3 % fewer instructions per event with literals).
 
-/** End of a chain of slots. */
-const NIL = -1;
+/** Slot states (meaningful while the slot holds an event). */
+enum State {
+  /** In the calendar, waiting for its time. */
+  Queued = 1,
+  /** In the fast lane: due at the current time. */
+  Due = 2,
+  /** In the fast lane, cancelled: discarded when the lane reaches it. */
+  Cancelled = 3,
+}
+
+enum Chain {
+  /** End of a chain of slots. */
+  Nil = -1,
+}
 
 /** Fewest buckets the calendar shrinks to. */
 const MIN_BUCKETS = 16;
@@ -135,8 +144,8 @@ export class Scheduler {
   private costSteps = 0;
 
   // Fast lane: a chain of slots due at the current time.
-  private laneHead = NIL;
-  private laneTail = NIL;
+  private laneHead: number = Chain.Nil;
+  private laneTail: number = Chain.Nil;
   private laneCount = 0;
   private laneCancelled = 0;
 
@@ -159,8 +168,8 @@ export class Scheduler {
     this.slotState = new Uint8Array(capacity);
     this.slotGen = new Int32Array(capacity);
     this.freeSlots = new Int32Array(capacity);
-    this.bucketHead = new Int32Array(MIN_BUCKETS).fill(NIL);
-    this.bucketTail = new Int32Array(MIN_BUCKETS).fill(NIL);
+    this.bucketHead = new Int32Array(MIN_BUCKETS).fill(Chain.Nil);
+    this.bucketTail = new Int32Array(MIN_BUCKETS).fill(Chain.Nil);
     this.bucketMask = MIN_BUCKETS - 1;
     this.growAbove = 2 * MIN_BUCKETS;
     // Until the first estimate: 1 ns days. Any width is correct; the first resize or cost
@@ -245,8 +254,8 @@ export class Scheduler {
   cancel(handle: EventHandle): boolean {
     const slot = this.liveSlot(handle);
     if (slot < 0) return false;
-    if (this.slotState[slot] === DUE) {
-      this.slotState[slot] = CANCELLED;
+    if (this.slotState[slot] === State.Due) {
+      this.slotState[slot] = State.Cancelled;
       this.laneCancelled++;
     } else {
       this.unlink(slot);
@@ -260,7 +269,7 @@ export class Scheduler {
   nextEventTimePs(): TimePs | undefined {
     while (this.laneCount !== 0) {
       const slot = this.laneHead;
-      if (this.slotState[slot] === DUE) return this.now;
+      if (this.slotState[slot] === State.Due) return this.now;
       this.laneShift();
       this.laneCancelled--;
       this.freeSlot(slot);
@@ -281,7 +290,7 @@ export class Scheduler {
       let slot: number;
       if (this.laneCount !== 0) {
         slot = this.laneShift();
-        if (this.slotState[slot] === CANCELLED) {
+        if (this.slotState[slot] === State.Cancelled) {
           this.laneCancelled--;
           this.freeSlot(slot);
           continue;
@@ -345,7 +354,7 @@ export class Scheduler {
       let slot: number;
       if (this.laneCount !== 0) {
         slot = this.laneShift();
-        if (this.slotState[slot] === CANCELLED) {
+        if (this.slotState[slot] === State.Cancelled) {
           this.laneCancelled--;
           this.freeSlot(slot);
           continue;
@@ -394,7 +403,7 @@ export class Scheduler {
   // left to `enqueueBefore`, so that this stays small enough for V8 to inline into every
   // caller (its inlining budget is per optimised function, and this runs once per event).
   private enqueue(slot: number, timePs: TimePs): void {
-    this.slotState[slot] = QUEUED;
+    this.slotState[slot] = State.Queued;
     this.slotTime[slot] = timePs;
     const dayNumber = Math.floor(timePs * this.perWidth);
     const day = dayNumber & this.bucketMask;
@@ -405,13 +414,13 @@ export class Scheduler {
       this.day = day;
     }
     const tail = this.bucketTail[day]!;
-    if (this.bucketHead[day] === NIL) {
+    if (this.bucketHead[day] === Chain.Nil) {
       this.bucketHead[day] = slot;
       this.bucketTail[day] = slot;
-      this.slotNext[slot] = NIL;
+      this.slotNext[slot] = Chain.Nil;
     } else if (timePs >= this.slotTime[tail]!) {
       this.slotNext[tail] = slot;
-      this.slotNext[slot] = NIL;
+      this.slotNext[slot] = Chain.Nil;
       this.bucketTail[day] = slot;
     } else {
       this.enqueueBefore(slot, timePs, day);
@@ -449,7 +458,7 @@ export class Scheduler {
   private findDay(): number {
     const day = this.day;
     const slot = this.bucketHead[day]!;
-    if (slot !== NIL && Math.floor(this.slotTime[slot]! * this.perWidth) <= this.dayNumber) {
+    if (slot !== Chain.Nil && Math.floor(this.slotTime[slot]! * this.perWidth) <= this.dayNumber) {
       return day;
     }
     return this.scanDays();
@@ -468,7 +477,7 @@ export class Scheduler {
       day = (day + 1) & mask;
       dayNumber++;
       const slot = head[day]!;
-      if (slot !== NIL && Math.floor(time[slot]! * perWidth) <= dayNumber) {
+      if (slot !== Chain.Nil && Math.floor(time[slot]! * perWidth) <= dayNumber) {
         this.day = day;
         this.dayNumber = dayNumber;
         this.costSteps += k;
@@ -476,11 +485,11 @@ export class Scheduler {
       }
     }
     this.costSteps += mask + 1;
-    let best = NIL;
+    let best = Chain.Nil;
     let bestTime = Number.POSITIVE_INFINITY;
     for (let d = 0; d <= mask; d++) {
       const slot = head[d]!;
-      if (slot !== NIL && time[slot]! < bestTime) {
+      if (slot !== Chain.Nil && time[slot]! < bestTime) {
         bestTime = time[slot]!;
         best = d;
       }
@@ -497,7 +506,7 @@ export class Scheduler {
   private takeEarliest(day: number, slot: number, timePs: TimePs): number {
     const rest = this.slotNext[slot]!;
     this.now = timePs;
-    if (rest !== NIL && this.slotTime[rest] === timePs) this.laneTies(rest, day, timePs);
+    if (rest !== Chain.Nil && this.slotTime[rest] === timePs) this.laneTies(rest, day, timePs);
     else this.bucketHead[day] = rest;
     if (--this.queued < this.shrinkBelow) this.rebuild((this.bucketMask + 1) >> 1);
     else if (--this.costCountdown === 0) this.checkCost();
@@ -513,15 +522,15 @@ export class Scheduler {
     const state = this.slotState;
     let last = first;
     let count = 1;
-    state[first] = DUE;
+    state[first] = State.Due;
     let rest = next[first]!;
-    while (rest !== NIL && time[rest]! === timePs) {
+    while (rest !== Chain.Nil && time[rest]! === timePs) {
       last = rest;
-      state[last] = DUE;
+      state[last] = State.Due;
       count++;
       rest = next[last]!;
     }
-    next[last] = NIL;
+    next[last] = Chain.Nil;
     this.bucketHead[day] = rest;
     this.laneHead = first;
     this.laneTail = last;
@@ -533,13 +542,13 @@ export class Scheduler {
   private unlink(slot: number): void {
     const day = Math.floor(this.slotTime[slot]! * this.perWidth) & this.bucketMask;
     const next = this.slotNext;
-    let before = NIL;
+    let before = Chain.Nil;
     let at = this.bucketHead[day]!;
     while (at !== slot) {
       before = at;
       at = next[at]!;
     }
-    if (before === NIL) this.bucketHead[day] = next[slot]!;
+    if (before === Chain.Nil) this.bucketHead[day] = next[slot]!;
     else next[before] = next[slot]!;
     if (this.bucketTail[day] === slot) this.bucketTail[day] = before;
   }
@@ -570,7 +579,7 @@ export class Scheduler {
     const next = this.slotNext;
     let k = 0;
     for (let day = 0; day < head.length; day++) {
-      for (let slot = head[day]!; slot !== NIL; slot = next[slot]!) slots[k++] = slot;
+      for (let slot = head[day]!; slot !== Chain.Nil; slot = next[slot]!) slots[k++] = slot;
     }
     this.widthPs = this.estimateWidth(slots);
     this.perWidth = 1 / this.widthPs;
@@ -578,7 +587,7 @@ export class Scheduler {
       this.bucketHead = new Int32Array(buckets);
       this.bucketTail = new Int32Array(buckets);
     }
-    this.bucketHead.fill(NIL);
+    this.bucketHead.fill(Chain.Nil);
     this.bucketMask = buckets - 1;
     this.growAbove = 2 * buckets;
     this.shrinkBelow = buckets > MIN_BUCKETS ? buckets >> 1 : 0;
@@ -610,8 +619,8 @@ export class Scheduler {
   }
 
   private laneAppend(slot: number): void {
-    this.slotState[slot] = DUE;
-    this.slotNext[slot] = NIL;
+    this.slotState[slot] = State.Due;
+    this.slotNext[slot] = Chain.Nil;
     if (this.laneCount++ === 0) this.laneHead = slot;
     else this.slotNext[this.laneTail] = slot;
     this.laneTail = slot;
@@ -631,7 +640,7 @@ export class Scheduler {
     if (slot >= this.slotCount) return -1;
     if (gen === 0 || this.slotGen[slot] !== gen) return -1;
     const state = this.slotState[slot];
-    return state === QUEUED || state === DUE ? slot : -1;
+    return state === State.Queued || state === State.Due ? slot : -1;
   }
 
   private allocSlot(): number {

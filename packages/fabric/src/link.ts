@@ -38,9 +38,12 @@ export interface ReceiveTiming {
   readonly processingPs: TimePs;
 }
 
-// Pause-frame values in the reverse channel (credit returns carry their block count, ≥ 0).
-const PAUSE = -1;
-const RESUME = -2;
+// Pause-frame values in the reverse channel (credit returns carry their block count, ≥ 0). An
+// enum, which bundling writes as literals (see core-des scheduler.ts).
+enum Frame {
+  Pause = -1,
+  Resume = -2,
+}
 
 /**
  * One direction of a cable (MODEL.md): a rate, a propagation latency, a sender port and a
@@ -382,7 +385,7 @@ export class LinkSet {
       l,
       this.scheduler.nowPs + this.pausePs[l]! + this.latencyPs[l]!,
       vl,
-      paused ? PAUSE : RESUME,
+      paused ? Frame.Pause : Frame.Resume,
     );
   }
 
@@ -399,7 +402,7 @@ export class LinkSet {
         this.creditsReturning[base + vl]! -= value;
         flow.credits[base + vl]! += value;
       } else {
-        flow.paused[base + vl] = value === PAUSE ? 1 : 0;
+        flow.paused[base + vl] = value === Frame.Pause ? 1 : 0;
       }
       const next = this.backNext[r]!;
       this.backFree.push(r);
