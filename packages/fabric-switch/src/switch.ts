@@ -29,14 +29,29 @@ import {
 import { voqPerOutput } from "./queues/voq-port.js";
 import { queueingPartOf, type SwitchConfig } from "./switch-config.js";
 
-// Port selection rules (ForwardingTable["selection"]) as codes.
-const SELECT_FIRST = 0;
-const SELECT_HASH = 1;
-const SELECT_RANDOM = 2;
+// Constants of the hot paths are enum members, which bundling writes as literals (module
+// `const`s become `var`s that V8 loads at every use; see core-des scheduler.ts).
+
+/** Port selection rules (ForwardingTable["selection"]) as codes. */
+enum Select {
+  First = 0,
+  Hash = 1,
+  Random = 2,
+}
+
+/** The fields of an input occupancy record (`Switch.occ`), and its length. */
+enum Occ {
+  Area = 0,
+  LastPs = 1,
+  Max = 2,
+  Stride = 4,
+}
 
 /** Ports per switch the event target encoding allows (target = switch << 10 | port). */
 export const MAX_SWITCH_PORTS = 1024;
-const PORT_BITS = 10;
+enum Target {
+  PortBits = 10,
+}
 
 /** The switch event kinds, registered once per scheduler by {@link registerSwitchEvents}. */
 export interface SwitchKinds {
@@ -159,13 +174,13 @@ export class Switch implements LinkReceiver, LinkSender {
   /** Control packets waiting in `controlQueues`, all ports: mostly none, and then no port is looked at. */
   private controlWaiting = 0;
   /**
-   * Time-weighted input occupancy per (port, VL), as flat arrays: the area under the curve up
-   * to `occLastPs`, and the maximum. Two of these updates per packet-hop; one object per queue
-   * (a TimeWeightedAverage) measured slower on large fabrics, where queues miss the cache.
+   * Time-weighted input occupancy per (port, VL) `q`, a record of 4 numbers at `q * 4`: the
+   * area under the curve up to the time of the last change, that time, and the maximum (the
+   * fourth is unused). Two of these updates per packet-hop; one object per queue (a
+   * TimeWeightedAverage) measured slower on large fabrics, where queues miss the cache, and so
+   * did one array per field (three cache lines per update instead of one).
    */
-  private readonly occArea: Float64Array;
-  private readonly occLastPs: Float64Array;
-  private readonly occMax: Float64Array;
+  private readonly occ: Float64Array;
   private readonly occStartPs: number;
   /** Binned occupancy, only with `occupancyBinNs`. */
   private readonly occupancySeries: TimeWeightedAverage[] | undefined;
@@ -248,10 +263,9 @@ export class Switch implements LinkReceiver, LinkSender {
     this.inputBlocks = new Int32Array(portCount * v);
     this.pausedUpstream = new Uint8Array(portCount * v);
     this.waitingFor = new Int32Array(portCount * v);
-    this.occArea = new Float64Array(portCount * v);
+    this.occ = new Float64Array(portCount * v * Occ.Stride);
     this.occStartPs = setup.scheduler.nowPs;
-    this.occLastPs = new Float64Array(portCount * v).fill(this.occStartPs);
-    this.occMax = new Float64Array(portCount * v);
+    for (let q = 0; q < portCount * v; q++) this.occ[q * Occ.Stride + Occ.LastPs] = this.occStartPs;
     this.occupancySeries = config.occupancyBinNs === null ? undefined : [];
     this.pairWaiting = new Int32Array(portCount * portCount * v);
     const words = (portCount + 31) >>> 5;
@@ -324,10 +338,10 @@ export class Switch implements LinkReceiver, LinkSender {
     const table = setup.table;
     this.selection =
       table.selection === "first"
-        ? SELECT_FIRST
+        ? Select.First
         : table.selection === "flow-hash"
-          ? SELECT_HASH
-          : SELECT_RANDOM;
+          ? Select.Hash
+          : Select.Random;
     this.routeStart = new Int32Array(table.candidates.length + 1);
     for (let d = 0; d < table.candidates.length; d++) {
       this.routeStart[d + 1] = this.routeStart[d]! + table.candidates[d]!.length;
@@ -703,7 +717,7 @@ export class Switch implements LinkReceiver, LinkSender {
       now + Math.ceil(this.links.serPs(this.outLink[out]!, size) / this.config.speedup);
     const tail = this.tailArrivalPs(input, packet);
     const endPs = tail > crossed ? tail : crossed;
-    this.scheduler.schedule(endPs, this.kinds.transferEnd, (this.index << PORT_BITS) | out);
+    this.scheduler.schedule(endPs, this.kinds.transferEnd, (this.index << Target.PortBits) | out);
   }
 
   // The link of an output with a buffer: control packets, then the output queues by VL,
@@ -745,7 +759,7 @@ export class Switch implements LinkReceiver, LinkSender {
     const endPs = tail > serialized ? tail : serialized;
     this.part?.onTransmit?.(packet, source, out);
     links.transmit(l, packet, endPs);
-    this.scheduler.schedule(endPs, this.kinds.txEnd, (this.index << PORT_BITS) | out);
+    this.scheduler.schedule(endPs, this.kinds.txEnd, (this.index << Target.PortBits) | out);
   }
 
   // When the tail of `packet`, received on `input`, arrives; 0 when it has (see `lastIn`).
@@ -779,8 +793,8 @@ export class Switch implements LinkReceiver, LinkSender {
     const start = this.routeStart[dst];
     const count = start === undefined ? 0 : this.routeStart[dst + 1]! - start;
     if (count === 0) out = -1;
-    else if (count === 1 || this.selection === SELECT_FIRST) out = this.routePorts[start!]!;
-    else if (this.selection === SELECT_HASH) {
+    else if (count === 1 || this.selection === Select.First) out = this.routePorts[start!]!;
+    else if (this.selection === Select.Hash) {
       out = this.routePorts[start! + (flowHash(this.packets.flowId[packet]!, this.index) % count)]!;
     } else out = this.routePorts[start! + this.rng.intRange(0, count - 1)]!;
     if (out < 0 || !(this.outLink[out]! >= 0)) {
@@ -796,9 +810,11 @@ export class Switch implements LinkReceiver, LinkSender {
     const before = this.inputBytes[q]!;
     const bytes = before + delta;
     this.inputBytes[q] = bytes;
-    this.occArea[q]! += before * (now - this.occLastPs[q]!);
-    this.occLastPs[q] = now;
-    if (bytes > this.occMax[q]!) this.occMax[q] = bytes;
+    const occ = this.occ;
+    const r = q * Occ.Stride;
+    occ[r + Occ.Area]! += before * (now - occ[r + Occ.LastPs]!);
+    occ[r + Occ.LastPs] = now;
+    if (bytes > occ[r + Occ.Max]!) occ[r + Occ.Max] = bytes;
     this.bufferedBytes += delta;
     if (this.bufferedBytes > this.maxBufferedBytes) this.maxBufferedBytes = this.bufferedBytes;
     const series = this.occupancySeries;
@@ -820,7 +836,8 @@ export class Switch implements LinkReceiver, LinkSender {
     const span = untilPs - this.occStartPs;
     const bytes = this.inputBytes[q]!;
     if (span === 0) return bytes;
-    return (this.occArea[q]! + bytes * (untilPs - this.occLastPs[q]!)) / span;
+    const r = q * Occ.Stride;
+    return (this.occ[r + Occ.Area]! + bytes * (untilPs - this.occ[r + Occ.LastPs]!)) / span;
   }
 
   private xoffThreshold(): number {
@@ -883,7 +900,7 @@ export class Switch implements LinkReceiver, LinkSender {
         blockedPs: vls.map((vl) => flow?.blockedPsUntil(vl, untilPs) ?? 0),
         offTransitions: vls.map((vl) => flow?.offTransitions[vl] ?? 0),
         meanInputBytes: vls.map((vl) => this.meanOccupancy(port * v + vl, untilPs)),
-        maxInputBytes: vls.map((vl) => this.occMax[port * v + vl]!),
+        maxInputBytes: vls.map((vl) => this.occ[(port * v + vl) * Occ.Stride + Occ.Max]!),
         ...(this.occupancySeries === undefined
           ? {}
           : {
@@ -929,10 +946,10 @@ export function registerSwitchEvents(
   const mask = MAX_SWITCH_PORTS - 1;
   return {
     txEnd: scheduler.defineKind("switch: transmission ends", (target) =>
-      switches[target >>> PORT_BITS]!.transmissionEnded(target & mask),
+      switches[target >>> Target.PortBits]!.transmissionEnded(target & mask),
     ),
     transferEnd: scheduler.defineKind("switch: crossbar transfer ends", (target) =>
-      switches[target >>> PORT_BITS]!.transferEnded(target & mask),
+      switches[target >>> Target.PortBits]!.transferEnded(target & mask),
     ),
   };
 }
