@@ -21,11 +21,14 @@ import {
 } from "@cclab/fabric";
 import type { HcaConfig } from "./hca-config.js";
 
-// What a send decision makes of one queue pair (`Hca.consider`).
-const SEND = 0;
-const SKIP = 1;
-const PARK = 2;
-type Verdict = typeof SEND | typeof SKIP | typeof PARK;
+// What a send decision makes of one queue pair (`Hca.consider`). An enum, which bundling writes
+// as literals, where module `const`s become `var`s that V8 loads at every use (see core-des
+// scheduler.ts).
+enum Verdict {
+  Send = 0,
+  Skip = 1,
+  Park = 2,
+}
 
 /** A message handed to a host: `bytes` of payload for `dstHost`, arriving at `startPs`. */
 export interface Message {
@@ -338,6 +341,33 @@ export class Hca implements LinkReceiver, LinkSender {
 
   /** Queues a message for sending at `message.startPs`; returns its message id. */
   addMessage(message: Message): number {
+    const sl = message.sl ?? 0;
+    if (
+      !Number.isInteger(message.dstHost) ||
+      message.dstHost < 0 ||
+      message.dstHost >= this.hostCount ||
+      message.dstHost === this.index ||
+      !Number.isInteger(message.bytes) ||
+      message.bytes < 1 ||
+      !Number.isInteger(sl) ||
+      sl < 0 ||
+      sl >= this.vlCount ||
+      !(message.startPs >= this.scheduler.nowPs) ||
+      !Number.isInteger(message.startPs)
+    ) {
+      this.badMessage(message);
+    }
+    const id = this.nextMessageId();
+    const last = this.arrivals[this.arrivals.length - 1];
+    if (last !== undefined && last.message.startPs > message.startPs) this.arrivalsSorted = false;
+    this.arrivals.push({ message, id });
+    this.armArrival();
+    return id;
+  }
+
+  // The error for a message `addMessage` refused; kept out of it, which runs once per message
+  // (its message prefix was a string built for every message).
+  private badMessage(message: Message): never {
     const where = `host ${this.name}: message`;
     if (
       !Number.isInteger(message.dstHost) ||
@@ -357,17 +387,9 @@ export class Hca implements LinkReceiver, LinkSender {
     if (!Number.isInteger(sl) || sl < 0 || sl >= this.vlCount) {
       throw new RangeError(`${where} sl must be in 0..${this.vlCount - 1}, got ${sl}`);
     }
-    if (!(message.startPs >= this.scheduler.nowPs) || !Number.isInteger(message.startPs)) {
-      throw new RangeError(
-        `${where} startPs must be a whole number of ps ≥ now, got ${message.startPs}`,
-      );
-    }
-    const id = this.nextMessageId();
-    const last = this.arrivals[this.arrivals.length - 1];
-    if (last !== undefined && last.message.startPs > message.startPs) this.arrivalsSorted = false;
-    this.arrivals.push({ message, id });
-    this.armArrival();
-    return id;
+    throw new RangeError(
+      `${where} startPs must be a whole number of ps ≥ now, got ${message.startPs}`,
+    );
   }
 
   /** Queues a control packet (from a CC part) ahead of data. */
@@ -560,8 +582,8 @@ export class Hca implements LinkReceiver, LinkSender {
       const qp = active.shift()!;
       active.push(qp);
       const verdict = this.consider(qp, now);
-      if (verdict === PARK) active.removeAt(active.length - 1);
-      else if (verdict === SEND) {
+      if (verdict === Verdict.Park) active.removeAt(active.length - 1);
+      else if (verdict === Verdict.Send) {
         this.sendFrom(qp, active.length - 1, now);
         return true;
       }
@@ -578,11 +600,11 @@ export class Hca implements LinkReceiver, LinkSender {
     for (let k = 0; k < active.length; ) {
       const qp = active.at(k)!;
       const verdict = this.consider(qp, now);
-      if (verdict === PARK) {
+      if (verdict === Verdict.Park) {
         active.removeAt(k);
         continue;
       }
-      if (verdict === SEND && (best === undefined || arrivedBefore(qp, best))) {
+      if (verdict === Verdict.Send && (best === undefined || arrivedBefore(qp, best))) {
         best = qp;
         bestIndex = k;
       }
@@ -600,12 +622,12 @@ export class Hca implements LinkReceiver, LinkSender {
   private consider(qp: QueuePair, now: TimePs): Verdict {
     const gate = qp.gate;
     if (gate !== undefined) {
-      if (gate.windowOpen !== undefined && !gate.windowOpen()) return SKIP;
+      if (gate.windowOpen !== undefined && !gate.windowOpen()) return Verdict.Skip;
       const allowedPs = gate.nextSendPs(now);
       if (allowedPs > now) {
         this.leaveRotation(qp);
         this.park(qp, allowedPs);
-        return PARK;
+        return Verdict.Park;
       }
     }
     const size = this.payloadOf(qp) + this.config.headerBytes;
@@ -613,15 +635,15 @@ export class Hca implements LinkReceiver, LinkSender {
     const refused = this.refusedBytes;
     // Room on the uplink only grows with less to send: a size refused once this decision is
     // refused again without asking.
-    if (size >= refused[vl]!) return SKIP;
+    if (size >= refused[vl]!) return Verdict.Skip;
     const links = this.links;
     if (!links.canSend(this.up, vl, size)) {
       links.markBlocked(this.up, vl, now);
       refused[vl] = size;
-      return SKIP;
+      return Verdict.Skip;
     }
     links.markUnblocked(this.up, vl, now);
-    return SEND;
+    return Verdict.Send;
   }
 
   // Payload of the next packet of `qp`.
