@@ -27,64 +27,110 @@ import { type IbCcParams, thresholdsBytes } from "./params.js";
  * still waits for the port. (Judged before, a lone packet larger than the threshold would
  * mark itself under virtual cut-through: with Threshold 15 on a 32 KiB buffer, one MTU.)
  */
+// Constants of `change` are enum members, which bundling writes as literals (module `const`s
+// become `var`s that V8 loads at every use; see core-des scheduler.ts).
+
+/**
+ * Threshold mappings of Paper I: each VoQ against the threshold, their sum, or the sum against
+ * the threshold divided among the inputs with data.
+ */
+enum Mapping {
+  Voq = 0,
+  Sum = 1,
+  PerInput = 2,
+}
+
+/**
+ * The fields of a Port VL's record: bytes in the VoQs headed to it, inputs with data there,
+ * VoQs above the high and the low threshold, in the congestion state (1) or not, eligible
+ * packets since the last mark; and the record's length.
+ */
+enum PortVl {
+  SumBytes = 0,
+  InputsWithData = 1,
+  VoqsAboveHigh = 2,
+  VoqsAboveLow = 3,
+  Congested = 4,
+  SinceMark = 5,
+  Stride = 8,
+}
+
 export function createSwitchPart(p: IbCcParams, context: SwitchPartContext): SwitchPart {
   const ports = context.portCount;
   const views = Array.from({ length: ports }, (_, i) => context.port(i));
   const vls = views[0]?.vlCount ?? 1;
-  const thresholds = Array.from({ length: ports }, (_, i) =>
-    thresholdsBytes(p, context.inputBufferBytes(i)),
-  );
+  // Per output port: whether it has thresholds (Threshold 0 never marks), and their bytes.
+  const hasThreshold = new Uint8Array(ports);
+  const highBytes = new Float64Array(ports);
+  const lowBytes = new Float64Array(ports);
+  for (let i = 0; i < ports; i++) {
+    const t = thresholdsBytes(p, context.inputBufferBytes(i));
+    if (t === null) continue;
+    hasThreshold[i] = 1;
+    highBytes[i] = t.high;
+    lowBytes[i] = t.low;
+  }
   const masked = Uint8Array.from({ length: ports }, (_, i) =>
     p.victimMask === "all" || (p.victimMask === "host-ports" && context.facesHost(i)) ? 1 : 0,
   );
   // Per VoQ, at [(out * vls + vl) * ports + in].
   const voqBytes = new Float64Array(ports * vls * ports);
-  // Per Port VL, at [out * vls + vl].
-  const sumBytes = new Float64Array(ports * vls);
-  const inputsWithData = new Int32Array(ports * vls);
-  const voqsAboveHigh = new Int32Array(ports * vls);
-  const voqsAboveLow = new Int32Array(ports * vls);
-  const congested = new Uint8Array(ports * vls);
-  const sinceMark = new Int32Array(ports * vls);
+  // Per Port VL, a record of 8 numbers at [(out * vls + vl) * 8] (see the field offsets
+  // above): every enqueue and dequeue reads and writes most of them, and one array per field
+  // cost a cache miss each on the 648-node Clos (callgrind cache simulation).
+  const portVl = new Float64Array(ports * vls * PortVl.Stride);
   const minMarkBytes = p.packetSize64B * 64;
   const rng = context.rng;
   const packets = context.packets;
   let fecnMarked = 0;
   let congestionEntries = 0;
 
-  // The mapping's measure against the thresholds, chosen once: `change` runs at every
-  // enqueue and dequeue.
-  type Test = (ov: number, bytes: number) => boolean;
-  const [enters, leaves]: [Test, Test] =
+  // The mapping, as a code read in `change` (which runs at every enqueue and dequeue).
+  const mapping =
     p.thresholdMapping === "voq"
-      ? [(ov) => voqsAboveHigh[ov]! > 0, (ov) => voqsAboveLow[ov] === 0]
+      ? Mapping.Voq
       : p.thresholdMapping === "sum"
-        ? [(ov, high) => sumBytes[ov]! > high, (ov, low) => sumBytes[ov]! <= low]
-        : [
-            (ov, high) => inputsWithData[ov]! > 0 && sumBytes[ov]! > high / inputsWithData[ov]!,
-            (ov, low) => inputsWithData[ov] === 0 || sumBytes[ov]! <= low / inputsWithData[ov]!,
-          ];
+        ? Mapping.Sum
+        : Mapping.PerInput;
 
   const change = (input: number, out: number, vl: number, delta: number): void => {
-    const t = thresholds[out];
     const ov = out * vls + vl;
     const q = ov * ports + input;
     const before = voqBytes[q]!;
     const after = before + delta;
     voqBytes[q] = after;
-    sumBytes[ov]! += delta;
-    if (before === 0 && after > 0) inputsWithData[ov]!++;
-    else if (before > 0 && after === 0) inputsWithData[ov]!--;
-    if (t === null) return;
-    voqsAboveHigh[ov]! += +(after > t.high) - +(before > t.high);
-    voqsAboveLow[ov]! += +(after > t.low) - +(before > t.low);
-    if (congested[ov] === 0) {
-      if (enters(ov, t.high) && (masked[out] === 1 || !views[out]!.isBlocked(vl))) {
-        congested[ov] = 1;
+    const r = ov * PortVl.Stride;
+    const sum = portVl[r + PortVl.SumBytes]! + delta;
+    portVl[r + PortVl.SumBytes] = sum;
+    let inputs = portVl[r + PortVl.InputsWithData]!;
+    if (before === 0 && after > 0) portVl[r + PortVl.InputsWithData] = ++inputs;
+    else if (before > 0 && after === 0) portVl[r + PortVl.InputsWithData] = --inputs;
+    if (hasThreshold[out] === 0) return;
+    const high = highBytes[out]!;
+    const low = lowBytes[out]!;
+    const aboveHigh = portVl[r + PortVl.VoqsAboveHigh]! + (+(after > high) - +(before > high));
+    portVl[r + PortVl.VoqsAboveHigh] = aboveHigh;
+    const aboveLow = portVl[r + PortVl.VoqsAboveLow]! + (+(after > low) - +(before > low));
+    portVl[r + PortVl.VoqsAboveLow] = aboveLow;
+    if (portVl[r + PortVl.Congested] === 0) {
+      const enters =
+        mapping === Mapping.Voq
+          ? aboveHigh > 0
+          : mapping === Mapping.Sum
+            ? sum > high
+            : inputs > 0 && sum > high / inputs;
+      if (enters && (masked[out] === 1 || !views[out]!.isBlocked(vl))) {
+        portVl[r + PortVl.Congested] = 1;
         congestionEntries++;
       }
-    } else if (leaves(ov, t.low)) {
-      congested[ov] = 0;
+    } else if (
+      mapping === Mapping.Voq
+        ? aboveLow === 0
+        : mapping === Mapping.Sum
+          ? sum <= low
+          : inputs === 0 || sum <= low / inputs
+    ) {
+      portVl[r + PortVl.Congested] = 0;
     }
   };
 
@@ -93,11 +139,12 @@ export function createSwitchPart(p: IbCcParams, context: SwitchPartContext): Swi
     if (p.markingRate === 0) return true;
     if (byProbability) return rng.bernoulli(1 / (p.markingRate + 1));
     // The spec's reading: Marking_Rate eligible packets pass between two marked ones.
-    if (sinceMark[ov]! >= p.markingRate) {
-      sinceMark[ov] = 0;
+    const at = ov * PortVl.Stride + PortVl.SinceMark;
+    if (portVl[at]! >= p.markingRate) {
+      portVl[at] = 0;
       return true;
     }
-    sinceMark[ov]!++;
+    portVl[at]!++;
     return false;
   };
 
@@ -112,7 +159,7 @@ export function createSwitchPart(p: IbCcParams, context: SwitchPartContext): Swi
       if (inPort === FROM_SWITCH_CONTROL) return; // never sat in a VoQ
       const ov = outPort * vls + packets.vl[packet]!;
       if (
-        congested[ov] === 1 &&
+        portVl[ov * PortVl.Stride + PortVl.Congested] === 1 &&
         packets.kindCode[packet] === DATA_KIND &&
         packets.sizeBytes[packet]! >= minMarkBytes &&
         shouldMark(ov)
