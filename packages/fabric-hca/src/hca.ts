@@ -597,6 +597,12 @@ export class Hca implements LinkReceiver, LinkSender {
     const active = this.active;
     let best: QueuePair | undefined;
     let bestIndex = -1;
+    // The best head so far, kept in locals: the comparison (the message that entered its queue
+    // pair first; ids, which follow the order the host was handed its messages, break ties)
+    // is written out, as a helper it was a call per queue pair (not inlined: the inlining
+    // budget of this loop goes to `consider`).
+    let bestCreatedPs = 0;
+    let bestId = 0;
     for (let k = 0; k < active.length; ) {
       const qp = active.at(k)!;
       const verdict = this.consider(qp, now);
@@ -604,9 +610,18 @@ export class Hca implements LinkReceiver, LinkSender {
         active.removeAt(k);
         continue;
       }
-      if (verdict === Verdict.Send && (best === undefined || arrivedBefore(qp, best))) {
-        best = qp;
-        bestIndex = k;
+      if (verdict === Verdict.Send) {
+        const createdPs = qp.headCreatedPs;
+        if (
+          best === undefined ||
+          createdPs < bestCreatedPs ||
+          (createdPs === bestCreatedPs && qp.headId < bestId)
+        ) {
+          best = qp;
+          bestIndex = k;
+          bestCreatedPs = createdPs;
+          bestId = qp.headId;
+        }
       }
       k++;
     }
@@ -930,15 +945,6 @@ export class Hca implements LinkReceiver, LinkSender {
       }
     }
   }
-}
-
-// Oldest-first: the message that entered its queue pair first; ids break ties (they follow the
-// order the host was handed its messages).
-function arrivedBefore(a: QueuePair, b: QueuePair): boolean {
-  return (
-    a.headCreatedPs < b.headCreatedPs ||
-    (a.headCreatedPs === b.headCreatedPs && a.headId < b.headId)
-  );
 }
 
 function parkedBefore(a: QueuePair, b: QueuePair): boolean {
