@@ -49,6 +49,7 @@ enum Occ {
 
 /** Ports per switch the event target encoding allows (target = switch << 10 | port). */
 export const MAX_SWITCH_PORTS = 1024;
+/** A switch port's event target is `switch << PortBits | port`. */
 enum Target {
   PortBits = 10,
 }
