@@ -8,25 +8,6 @@ import {
 } from "@cclab/fabric";
 import { type IbCcParams, thresholdsBytes } from "./params.js";
 
-/**
- * The congestion point (spec A10 via Gran thesis Paper I L830 and Paper II L1257–1263): per
- * output port and VL ("Port VL") a congestion state decided from the occupancy of the VoQs
- * headed to that port, and FECN marking of the data packets the port sends while in it.
- *
- * Occupancy is counted per VoQ (input → output, VL) from enqueue until the crossbar grants the
- * packet (it then starts on the link, or crosses into an output buffer); packets are marked
- * as they start on the output link (Paper I: "at the obuf, each time the module wants to send
- * a new packet, the ccmgr is asked to update the FECN bit").
- * The state is re-evaluated at every change:
- * - it is entered when the measure crosses the high threshold and the Port VL is the root
- *   of congestion, i.e. not held by flow control (L1261: "has available credits"), or when
- *   the Victim_Mask covers the port;
- * - it is left when the measure falls to the low threshold or below (a single threshold is
- *   high = low; two thresholds give the hysteresis of Paper II, L1085).
- * The packet being sent is judged by the state once its own bytes have left the VoQ: by what
- * still waits for the port. (Judged before, a lone packet larger than the threshold would
- * mark itself under virtual cut-through: with Threshold 15 on a 32 KiB buffer, one MTU.)
- */
 // Constants of `change` are enum members, which bundling writes as literals (module `const`s
 // become `var`s that V8 loads at every use; see core-des scheduler.ts).
 
@@ -55,6 +36,25 @@ enum PortVl {
   Stride = 8,
 }
 
+/**
+ * The congestion point (spec A10 via Gran thesis Paper I L830 and Paper II L1257–1263): per
+ * output port and VL ("Port VL") a congestion state decided from the occupancy of the VoQs
+ * headed to that port, and FECN marking of the data packets the port sends while in it.
+ *
+ * Occupancy is counted per VoQ (input → output, VL) from enqueue until the crossbar grants the
+ * packet (it then starts on the link, or crosses into an output buffer); packets are marked
+ * as they start on the output link (Paper I: "at the obuf, each time the module wants to send
+ * a new packet, the ccmgr is asked to update the FECN bit").
+ * The state is re-evaluated at every change:
+ * - it is entered when the measure crosses the high threshold and the Port VL is the root
+ *   of congestion, i.e. not held by flow control (L1261: "has available credits"), or when
+ *   the Victim_Mask covers the port;
+ * - it is left when the measure falls to the low threshold or below (a single threshold is
+ *   high = low; two thresholds give the hysteresis of Paper II, L1085).
+ * The packet being sent is judged by the state once its own bytes have left the VoQ: by what
+ * still waits for the port. (Judged before, a lone packet larger than the threshold would
+ * mark itself under virtual cut-through: with Threshold 15 on a 32 KiB buffer, one MTU.)
+ */
 export function createSwitchPart(p: IbCcParams, context: SwitchPartContext): SwitchPart {
   const ports = context.portCount;
   const views = Array.from({ length: ports }, (_, i) => context.port(i));
