@@ -51,7 +51,11 @@ export class Histogram {
   #min = Number.POSITIVE_INFINITY;
   #max = Number.NEGATIVE_INFINITY;
   #zeros = 0;
-  #exact: number[] = [];
+  // The first `exactLimit` samples, in a typed array that doubles as it fills: sorting it is
+  // the engine's numeric sort, where a JS array sorted with a comparator function called back
+  // for every comparison (4 M completion times: seconds at the end of a run).
+  #exact = new Float64Array(0);
+  #exactCount = 0;
   #sorted = true;
   // Dense bucket counts for indices [#offset, #offset + #span).
   #buckets = new Float64Array(0);
@@ -111,10 +115,12 @@ export class Histogram {
     if (value < this.#min) this.#min = value;
     if (value > this.#max) this.#max = value;
     if (this.#count <= this.exactLimit) {
-      this.#exact.push(value);
+      if (this.#exactCount === this.#exact.length) this.#growExact();
+      this.#exact[this.#exactCount++] = value;
       this.#sorted = false;
     } else if (this.#exact.length !== 0) {
-      this.#exact = [];
+      this.#exact = new Float64Array(0);
+      this.#exactCount = 0;
     }
     if (value === 0) {
       this.#zeros++;
@@ -131,11 +137,12 @@ export class Histogram {
     if (!(q >= 0 && q <= 1)) throw new RangeError(`quantile q must be in [0, 1], got ${q}`);
     if (this.#count === 0) return Number.NaN;
     if (this.#count <= this.exactLimit) {
+      const samples = this.#exact.subarray(0, this.#exactCount);
       if (!this.#sorted) {
-        this.#exact.sort((a, b) => a - b);
+        samples.sort();
         this.#sorted = true;
       }
-      return nearestRank(this.#exact, q);
+      return nearestRank(samples, q);
     }
     const rank = nearestRankOf(q, this.#count);
     if (rank <= this.#zeros) return 0;
@@ -160,6 +167,12 @@ export class Histogram {
       p999: this.quantile(0.999),
       max: this.max,
     };
+  }
+
+  #growExact(): void {
+    const grown = new Float64Array(Math.min(this.exactLimit, Math.max(16, 2 * this.#exact.length)));
+    grown.set(this.#exact);
+    this.#exact = grown;
   }
 
   #addToBucket(index: number): void {
