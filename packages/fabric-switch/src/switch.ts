@@ -539,6 +539,11 @@ export class Switch implements LinkReceiver, LinkSender {
     const base = ov * words;
     const first = this.outRr[out]!;
     let blocked = false;
+    // The smallest packet refused room so far: room only grows with less to send, and nothing
+    // in the scan changes this output's credits or pause state, so a packet at least as large
+    // is refused without asking again. On the 648-node forest most candidates are refused
+    // (5 ms: 2.37 M of 2.84 M), each through a call the inliner had no budget for.
+    let refusedBytes = Number.POSITIVE_INFINITY;
     // The inputs with a packet for (out, vl) and a free read port, in round-robin order from
     // `first`: [first, n), then [0, first). A head the switch part drops only clears bits of
     // inputs already taken from `bits`. serveInput walks its outputs the same way; the walk is
@@ -558,7 +563,9 @@ export class Switch implements LinkReceiver, LinkSender {
           const input = (w << 5) + 31 - Math.clz32(low);
           const packet = this.headFor(input, vl, out);
           if (packet === NO_PACKET) continue;
-          if (!this.hasRoom(out, vl, this.packets.sizeBytes[packet]!)) {
+          const size = this.packets.sizeBytes[packet]!;
+          if (size >= refusedBytes || !this.hasRoom(out, vl, size)) {
+            if (size < refusedBytes) refusedBytes = size;
             blocked = true;
             continue;
           }
