@@ -341,21 +341,25 @@ export class Hca implements LinkReceiver, LinkSender {
 
   /** Queues a message for sending at `message.startPs`; returns its message id. */
   addMessage(message: Message): number {
-    const sl = message.sl ?? 0;
     if (
       !Number.isInteger(message.dstHost) ||
       message.dstHost < 0 ||
-      message.dstHost >= this.hostCount ||
-      message.dstHost === this.index ||
-      !Number.isInteger(message.bytes) ||
-      message.bytes < 1 ||
-      !Number.isInteger(sl) ||
-      sl < 0 ||
-      sl >= this.vlCount ||
-      !(message.startPs >= this.scheduler.nowPs) ||
-      !Number.isInteger(message.startPs)
+      message.dstHost >= this.hostCount
     ) {
-      this.badMessage(message);
+      throw this.messageError(
+        `dstHost must be a host index in 0..${this.hostCount - 1}, got ${message.dstHost}`,
+      );
+    }
+    if (message.dstHost === this.index) throw this.messageError(`to itself (host ${this.index})`);
+    if (!Number.isInteger(message.bytes) || message.bytes < 1) {
+      throw this.messageError(`bytes must be a whole number ≥ 1, got ${message.bytes}`);
+    }
+    const sl = message.sl ?? 0;
+    if (!Number.isInteger(sl) || sl < 0 || sl >= this.vlCount) {
+      throw this.messageError(`sl must be in 0..${this.vlCount - 1}, got ${sl}`);
+    }
+    if (!(message.startPs >= this.scheduler.nowPs) || !Number.isInteger(message.startPs)) {
+      throw this.messageError(`startPs must be a whole number of ps ≥ now, got ${message.startPs}`);
     }
     const id = this.nextMessageId();
     const last = this.arrivals[this.arrivals.length - 1];
@@ -365,31 +369,10 @@ export class Hca implements LinkReceiver, LinkSender {
     return id;
   }
 
-  // The error for a message `addMessage` refused; kept out of it, which runs once per message
-  // (its message prefix was a string built for every message).
-  private badMessage(message: Message): never {
-    const where = `host ${this.name}: message`;
-    if (
-      !Number.isInteger(message.dstHost) ||
-      message.dstHost < 0 ||
-      message.dstHost >= this.hostCount
-    ) {
-      throw new RangeError(
-        `${where} dstHost must be a host index in 0..${this.hostCount - 1}, got ${message.dstHost}`,
-      );
-    }
-    if (message.dstHost === this.index)
-      throw new RangeError(`${where} to itself (host ${this.index})`);
-    if (!Number.isInteger(message.bytes) || message.bytes < 1) {
-      throw new RangeError(`${where} bytes must be a whole number ≥ 1, got ${message.bytes}`);
-    }
-    const sl = message.sl ?? 0;
-    if (!Number.isInteger(sl) || sl < 0 || sl >= this.vlCount) {
-      throw new RangeError(`${where} sl must be in 0..${this.vlCount - 1}, got ${sl}`);
-    }
-    throw new RangeError(
-      `${where} startPs must be a whole number of ps ≥ now, got ${message.startPs}`,
-    );
+  // The error for a message `addMessage` refuses. Its "host …: message" prefix is built here,
+  // on the error path only: addMessage runs once per message.
+  private messageError(detail: string): RangeError {
+    return new RangeError(`host ${this.name}: message ${detail}`);
   }
 
   /** Queues a control packet (from a CC part) ahead of data. */
