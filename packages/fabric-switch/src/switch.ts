@@ -26,6 +26,7 @@ import {
   type ReceiveTiming,
   type SwitchPart,
 } from "@cclab/fabric";
+import { flowHashModulo } from "./flow-hash.js";
 import { voqPerOutput } from "./queues/voq-port.js";
 import { queueingPartOf, type SwitchConfig } from "./switch-config.js";
 
@@ -803,7 +804,8 @@ export class Switch implements LinkReceiver, LinkSender {
     if (count === 0) out = -1;
     else if (count === 1 || this.selection === Select.First) out = this.routePorts[start!]!;
     else if (this.selection === Select.Hash) {
-      out = this.routePorts[start! + (flowHash(this.packets.flowId[packet]!, this.index) % count)]!;
+      out =
+        this.routePorts[start! + flowHashModulo(this.packets.flowId[packet]!, this.index, count)]!;
     } else out = this.routePorts[start! + this.rng.intRange(0, count - 1)]!;
     if (out < 0 || !(this.outLink[out]! >= 0)) {
       throw new Error(
@@ -938,12 +940,6 @@ function setBit(words: Int32Array, base: number, i: number): void {
 
 function clearBit(words: Int32Array, base: number, i: number): void {
   words[base + (i >>> 5)]! &= ~(1 << (i & 31));
-}
-
-// A multiplicative hash of the flow id, mixed with the switch index so that switches on one
-// path do not all make the same choice (ECMP polarisation).
-function flowHash(flowId: number, switchIndex: number): number {
-  return Math.imul(flowId ^ Math.imul(switchIndex + 1, 0x9e3779b1), 0x85ebca6b) >>> 0;
 }
 
 /** Registers the switch event kinds on a scheduler, dispatching to `switches` by index. */
