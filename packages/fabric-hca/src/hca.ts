@@ -30,6 +30,14 @@ enum Verdict {
   Park = 2,
 }
 
+// The fields of a sending queue pair's record in `Hca.fromSource`.
+enum Source {
+  Delivered = 0,
+  Message = 1,
+  Bytes = 2,
+  Stride = 3,
+}
+
 /** A message handed to a host: `bytes` of payload for `dstHost`, arriving at `startPs`. */
 export interface Message {
   readonly dstHost: number;
@@ -165,18 +173,15 @@ export class Hca implements LinkReceiver, LinkSender {
   /** Messages received completely so far. */
   messagesCompleted = 0;
   /**
-   * Payload bytes delivered to this host per sending queue pair, at `[srcHost * vlCount + sl]`
-   * (the flow's id less the destination, which is this host): an array, not a map keyed by
-   * flow id, because it is updated for every packet received.
+   * Per sending queue pair, at `[(srcHost * vlCount + sl) * Source.Stride + field]` (the flow's
+   * id less the destination, which is this host): the payload bytes delivered to this host, the
+   * message the queue pair is delivering and its bytes received so far. Messages of a queue
+   * pair arrive one after the other unless routing reorders them, in which case the others wait
+   * in `partial`. One record, not a map keyed by flow id or three arrays, because every packet
+   * received updates it: a host sees each source rarely (uniform256: 256 sources), so each
+   * array cost a cache miss per packet.
    */
-  private readonly deliveredBySource: Float64Array;
-  /**
-   * The message each sending queue pair is delivering (same index), and its bytes received so
-   * far: messages of a queue pair arrive one after the other unless routing reorders them, in
-   * which case the others wait in `partial`.
-   */
-  private readonly currentMessage: Float64Array;
-  private readonly currentBytes: Float64Array;
+  private readonly fromSource: Float64Array;
   packetsSent = 0;
   /** Data packets sent again after a drop a CC scheme reported. */
   packetsResent = 0;
@@ -243,7 +248,7 @@ export class Hca implements LinkReceiver, LinkSender {
   private readonly rxQueue = new IntFifo(8);
   private receiving = false;
   private readonly pausedUpstream: Uint8Array;
-  /** Bytes received per message id of messages not in `currentMessage`, until they complete. */
+  /** Bytes received per message id of messages not current in `fromSource`, until they complete. */
   private readonly partial = new Map<number, number>();
   private senderPart: SenderPart | undefined;
   private receiverPart: ReceiverPart | undefined;
@@ -265,9 +270,10 @@ export class Hca implements LinkReceiver, LinkSender {
     this.latencyStats = setup.latencyStats ?? true;
     this.oldestFirst = this.config.injectionOrder === "oldest-first";
     this.keepCompletions = setup.keepCompletions ?? true;
-    this.deliveredBySource = new Float64Array(setup.hostCount * setup.vlCount);
-    this.currentMessage = new Float64Array(setup.hostCount * setup.vlCount).fill(-1);
-    this.currentBytes = new Float64Array(setup.hostCount * setup.vlCount);
+    this.fromSource = new Float64Array(setup.hostCount * setup.vlCount * Source.Stride);
+    for (let k = 0; k < setup.hostCount * setup.vlCount; k++) {
+      this.fromSource[k * Source.Stride + Source.Message] = -1;
+    }
     this.receiveBytes = new Float64Array(setup.vlCount);
     this.receiveBlocks = new Int32Array(setup.vlCount);
     this.maxReceiveBytes = new Float64Array(setup.vlCount);
@@ -400,12 +406,13 @@ export class Hca implements LinkReceiver, LinkSender {
   /** Payload bytes delivered to this host so far, per flow id (of the flows that delivered any). */
   get deliveredBytesByFlow(): Map<number, number> {
     const bytes = new Map<number, number>();
-    this.deliveredBySource.forEach((b, k) => {
-      if (b === 0) return;
+    for (let k = 0; k < this.hostCount * this.vlCount; k++) {
+      const b = this.fromSource[k * Source.Stride + Source.Delivered]!;
+      if (b === 0) continue;
       const src = Math.floor(k / this.vlCount);
       const sl = k % this.vlCount;
       bytes.set(flowIdOf(src, this.index, sl, this.hostCount, this.vlCount), b);
-    });
+    }
     return bytes;
   }
 
@@ -850,15 +857,17 @@ export class Hca implements LinkReceiver, LinkSender {
 
   // Bytes of message `messageId` received so far from queue pair `source`, with `payload` more.
   private receivedOf(source: number, messageId: number, payload: number): number {
-    if (this.currentMessage[source] === messageId) {
-      const got = this.currentBytes[source]! + payload;
-      this.currentBytes[source] = got;
+    const r = source * Source.Stride;
+    const from = this.fromSource;
+    if (from[r + Source.Message] === messageId) {
+      const got = from[r + Source.Bytes]! + payload;
+      from[r + Source.Bytes] = got;
       return got;
     }
     const before = this.partial.get(messageId);
-    if (before === undefined && this.currentMessage[source] === -1) {
-      this.currentMessage[source] = messageId;
-      this.currentBytes[source] = payload;
+    if (before === undefined && from[r + Source.Message] === -1) {
+      from[r + Source.Message] = messageId;
+      from[r + Source.Bytes] = payload;
       return payload;
     }
     const got = (before ?? 0) + payload;
@@ -868,7 +877,8 @@ export class Hca implements LinkReceiver, LinkSender {
 
   // Message `messageId` from queue pair `source` is complete.
   private messageReceived(source: number, messageId: number): void {
-    if (this.currentMessage[source] === messageId) this.currentMessage[source] = -1;
+    const r = source * Source.Stride;
+    if (this.fromSource[r + Source.Message] === messageId) this.fromSource[r + Source.Message] = -1;
     else this.partial.delete(messageId);
   }
 
@@ -897,7 +907,7 @@ export class Hca implements LinkReceiver, LinkSender {
       const payload = packets.payloadBytes[packet]!;
       const messageId = packets.messageId[packet]!;
       const source = packets.srcHost[packet]! * this.vlCount + packets.sl[packet]!;
-      this.deliveredBySource[source]! += payload;
+      this.fromSource[source * Source.Stride + Source.Delivered]! += payload;
       const got = this.receivedOf(source, messageId, payload);
       if (got === packets.messageBytes[packet]) {
         this.messageReceived(source, messageId);
