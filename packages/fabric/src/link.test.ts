@@ -82,6 +82,51 @@ describe("Link, a delay line", () => {
 describe("LinkSet, many links sharing one reverse-channel pool", () => {
   test.prop(
     [
+      fc.integer({ min: 1, max: 4 }),
+      fc.array(fc.record({ link: fc.nat(), sizeBytes: fc.integer({ min: 1, max: 4096 }) }), {
+        minLength: 1100,
+        maxLength: 3000,
+      }),
+    ],
+    { numRuns: 25 },
+  )(
+    "delivers the packets of each link in order, each at its own tail time, past the first 1024 ids",
+    (linkCount, sends) => {
+      const scheduler = new Scheduler();
+      const packets = new Packets(16);
+      const links = new LinkSet(scheduler, packets, 1, "pfc");
+      const got: [number, number, number][][] = [];
+      for (let l = 0; l < linkCount; l++) {
+        links.add(25, 1_000 + 300 * l);
+        got.push([]);
+        links.connect(
+          l,
+          { flowControlChanged: () => {} },
+          0,
+          { receivePacket: (p, _port, tail) => got[l]!.push([p, scheduler.nowPs, tail]) },
+          0,
+          { cutThroughBytes: Number.POSITIVE_INFINITY, processingPs: 5 },
+        );
+      }
+      // Every packet is sent at time 0, back to back on its link: the k-th one ends after the
+      // serialization of all up to it.
+      const busyUntil = new Array<number>(linkCount).fill(0);
+      const want: [number, number, number][][] = got.map(() => []);
+      for (const send of sends) {
+        const l = send.link % linkCount;
+        const p = packets.create({ sizeBytes: send.sizeBytes });
+        busyUntil[l]! += serializationPs(send.sizeBytes, 25);
+        links.transmit(l, p, busyUntil[l]!);
+        const tail = busyUntil[l]! + 1_000 + 300 * l;
+        want[l]!.push([p, tail + 5, tail]);
+      }
+      scheduler.run();
+      expect(got).toEqual(want);
+    },
+  );
+
+  test.prop(
+    [
       fc.integer({ min: 17, max: 40 }),
       fc.array(
         fc.record({

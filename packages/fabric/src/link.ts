@@ -134,10 +134,12 @@ export class Link {
  * a large fabric (uniform256: about 40 L2 misses per event, against 0.5 for a model of the
  * same events in flat arrays).
  *
- * A link is a delay line: packets in flight wait in a FIFO chained through `Packets.next`
- * (their arrival and tail times at the receiver in `Packets.linkTimesPs`) and
- * only the head has an event in the scheduler, so the scheduler holds one entry per busy
- * link, not one per packet. The reverse channel carries the link's flow control (credit
+ * A link is a delay line: packets in flight wait in a FIFO and only the head has an event in
+ * the scheduler, so the scheduler holds one entry per busy link, not one per packet. The FIFO
+ * is chained through columns indexed by packet id: the next packet, that packet's arrival time
+ * and this packet's tail time. The head's delivery reads its own entries only, where a chain
+ * through `Packets.next` with each packet's own times read the next packet's time from a second
+ * packet, a dependent cache miss per hop on a large fabric. The reverse channel carries the link's flow control (credit
  * returns, pause and resume) back to the sender, also as a delay line: a fabric uses one
  * discipline, so every update on a link has the same delay (latency for credits, pause frame
  * + latency for PFC) and its FIFO stays in time order.
@@ -187,6 +189,11 @@ export class LinkSet {
   private backNext = new Int32Array(64);
   private backFree: number[] = [];
   private backCount = 0;
+  // Packets in flight, by packet id (grown with the largest id sent): the packet sent behind it
+  // on the same link (or NO_PACKET), and at `2p` that packet's arrival time (when it may be
+  // acted on at the far end), at `2p + 1` this packet's tail time there, ps.
+  private flightNext = new Int32Array(1024);
+  private flightPs = new Float64Array(2 * 1024);
 
   private capacity = 0;
   private readonly deliverKind: number;
@@ -323,46 +330,39 @@ export class LinkSet {
     const size = packets.sizeBytes[packet]!;
     const arrival =
       size > this.cutThroughBytes[l]! ? now + this.headerDelayPs[l]! : tail + this.processingPs[l]!;
-    packets.linkTimesPs[2 * packet] = arrival;
-    packets.linkTimesPs[2 * packet + 1] = tail;
     if (this.discipline === "credit")
       this.blocksInFlight[l * this.vlCount + packets.vl[packet]!]! += creditBlocks(size);
     this.bytesSent[l]! += size;
     this.payloadBytesSent[l]! += packets.payloadBytes[packet]!;
     this.packetsSent[l]!++;
-    packets.next[packet] = NO_PACKET;
+    if (packet >= this.flightNext.length) this.growFlight(packet);
+    this.flightNext[packet] = NO_PACKET;
+    this.flightPs[2 * packet + 1] = tail;
     const last = this.lastInFlight[l]!;
     this.lastInFlight[l] = packet;
     if (last === NO_PACKET) {
       this.firstInFlight[l] = packet;
       this.scheduler.schedule(arrival, this.deliverKind, l);
     } else {
-      packets.next[last] = packet;
+      this.flightNext[last] = packet;
+      this.flightPs[2 * last] = arrival;
     }
   }
 
   /** Event handler: the head packet of link `l` has arrived. */
   private deliverHead(l: number): void {
-    const packets = this.packets;
     const packet = this.firstInFlight[l]!;
     if (this.discipline === "credit") {
+      const packets = this.packets;
       this.blocksInFlight[l * this.vlCount + packets.vl[packet]!]! -= creditBlocks(
         packets.sizeBytes[packet]!,
       );
     }
-    const next = packets.next[packet]!;
+    const next = this.flightNext[packet]!;
     this.firstInFlight[l] = next;
-    if (next === NO_PACKET) {
-      this.lastInFlight[l] = NO_PACKET;
-    } else {
-      packets.next[packet] = NO_PACKET;
-      this.scheduler.schedule(packets.linkTimesPs[2 * next]!, this.deliverKind, l);
-    }
-    this.receivers[l]!.receivePacket(
-      packet,
-      this.receiverPort[l]!,
-      packets.linkTimesPs[2 * packet + 1]!,
-    );
+    if (next === NO_PACKET) this.lastInFlight[l] = NO_PACKET;
+    else this.scheduler.schedule(this.flightPs[2 * packet]!, this.deliverKind, l);
+    this.receivers[l]!.receivePacket(packet, this.receiverPort[l]!, this.flightPs[2 * packet + 1]!);
   }
 
   // --- the reverse channel ------------------------------------------------------------------
@@ -470,6 +470,13 @@ export class LinkSet {
     this.backHead = resized(this.backHead, capacity, -1);
     this.backTail = resized(this.backTail, capacity, -1);
     this.capacity = capacity;
+  }
+
+  private growFlight(packet: number): void {
+    let n = this.flightNext.length * 2;
+    while (n <= packet) n *= 2;
+    this.flightNext = resized(this.flightNext, n);
+    this.flightPs = resized(this.flightPs, 2 * n);
   }
 
   private growBackward(): void {

@@ -135,17 +135,11 @@ export class Packets {
   /** Switch hops traversed so far. */
   hops: Uint16Array<ArrayBuffer>;
   /**
-   * The packet behind this one in the device queue or link that holds it, for those that
-   * chain their packets (links, the built-in VOQs); {@link NO_PACKET} when it is last. A packet
-   * waits in one such place at a time.
+   * The packet behind this one in the device queue that holds it, for those that chain their
+   * packets (the built-in VOQs, {@link PacketChains}); {@link NO_PACKET} when it is last. A
+   * packet waits in one such queue at a time. Links keep their own chain.
    */
   next: Int32Array<ArrayBuffer>;
-  /**
-   * The times of the packet on the link carrying it, two per packet: at `2p`, when it may be
-   * acted on at the far end (its header, or its tail, has arrived); at `2p + 1`, when its last
-   * byte arrives there, ps. Side by side because a link reads and writes them together.
-   */
-  linkTimesPs: Float64Array<ArrayBuffer>;
   /** Application bytes carried (0 for control packets). */
   payloadBytes: Int32Array<ArrayBuffer>;
   /** The kind, as a code: {@link DATA_KIND}, or see {@link kind} and {@link kindCodeOf}. */
@@ -188,7 +182,6 @@ export class Packets {
     this.flowId = new Float64Array(capacity);
     this.hops = new Uint16Array(capacity);
     this.next = new Int32Array(capacity);
-    this.linkTimesPs = new Float64Array(2 * capacity);
     this.payloadBytes = new Int32Array(capacity);
     this.kindCode = new Uint8Array(capacity);
     this.messageId = new Float64Array(capacity);
@@ -361,7 +354,6 @@ export class Packets {
     this.flowId = resized(this.flowId, capacity);
     this.hops = resized(this.hops, capacity);
     this.next = resized(this.next, capacity);
-    this.linkTimesPs = resized(this.linkTimesPs, 2 * capacity);
     this.payloadBytes = resized(this.payloadBytes, capacity);
     this.kindCode = resized(this.kindCode, capacity);
     this.messageId = resized(this.messageId, capacity);
