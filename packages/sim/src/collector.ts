@@ -36,24 +36,53 @@ export interface CollectorOptions {
   readonly latencySampleLimit?: number;
 }
 
+// The fields of a flow's record in `FlowCounters.values`, at `flow.index * Counter.Stride`. An
+// enum, which bundling writes as literals (see core-des scheduler.ts).
+enum Counter {
+  DeliveredBytes = 0,
+  WindowBytes = 1,
+  FirstInjectionPs = 2,
+  LastDeliveryPs = 3,
+  SeriesIndex = 4,
+  HostSeriesIndex = 5,
+  Stride = 8,
+}
+
+/**
+ * The per-flow figures every delivered packet updates, one 64-byte record per flow (by its
+ * `index`). Fields of a record object cost a cache miss each on a fabric with thousands of
+ * flows: V8 keeps an object's floating-point fields in boxes of their own, and a packet's flow
+ * is rarely the previous packet's.
+ */
+class FlowCounters {
+  values = new Float64Array(64 * Counter.Stride);
+
+  /** Makes room for flow `index` and sets its record to the start values. */
+  open(index: number): void {
+    let values = this.values;
+    const r = index * Counter.Stride;
+    if (r >= values.length) {
+      values = new Float64Array(Math.max(r + Counter.Stride, values.length * 2));
+      values.set(this.values);
+      this.values = values;
+    }
+    values[r + Counter.FirstInjectionPs] = Number.POSITIVE_INFINITY;
+    values[r + Counter.LastDeliveryPs] = -1;
+    values[r + Counter.SeriesIndex] = -1;
+    values[r + Counter.HostSeriesIndex] = -1;
+  }
+}
+
 /** What is known of one flow (one source, destination and SL) during and after the run. */
 export class FlowRecord {
   messages = 0;
   offeredBytes = 0;
   completedMessages = 0;
-  deliveredBytes = 0;
-  /** Payload delivered at or after the warm-up. */
-  windowBytes = 0;
-  firstInjectionPs = Number.POSITIVE_INFINITY;
-  lastDeliveryPs = -1;
   latencyPs: Histogram | undefined;
   mctPs: Histogram | undefined;
-  /** Position among the flows whose throughput series is kept, or −1. */
-  seriesIndex = -1;
-  /** Where its destination's receive series for its group is kept (`hostSeries`), or −1. */
-  hostSeriesIndex = -1;
 
   constructor(
+    private readonly counters: FlowCounters,
     /** Position in order of first message (dense, from 0). */
     readonly index: number,
     readonly id: number,
@@ -61,7 +90,35 @@ export class FlowRecord {
     readonly dst: number,
     readonly sl: number,
     readonly group: string,
-  ) {}
+  ) {
+    counters.open(index);
+  }
+
+  private counter(field: Counter): number {
+    return this.counters.values[this.index * Counter.Stride + field]!;
+  }
+
+  get deliveredBytes(): number {
+    return this.counter(Counter.DeliveredBytes);
+  }
+  /** Payload delivered at or after the warm-up. */
+  get windowBytes(): number {
+    return this.counter(Counter.WindowBytes);
+  }
+  get firstInjectionPs(): TimePs {
+    return this.counter(Counter.FirstInjectionPs);
+  }
+  get lastDeliveryPs(): TimePs {
+    return this.counter(Counter.LastDeliveryPs);
+  }
+  /** Position among the flows whose throughput series is kept, or −1. */
+  get seriesIndex(): number {
+    return this.counter(Counter.SeriesIndex);
+  }
+  /** Where its destination's receive series for its group is kept (`hostSeries`), or −1. */
+  get hostSeriesIndex(): number {
+    return this.counter(Counter.HostSeriesIndex);
+  }
 }
 
 /** One completed message, for `messages.csv` and the completion statistics. */
@@ -85,10 +142,11 @@ export class Collector {
   /** Every flow, in order of its first message (a flow's `index`). */
   readonly flows: FlowRecord[] = [];
   /**
-   * The same records by flow id, for the per-packet lookup (flow ids are dense: (src × hosts +
-   * dst) × VLs + SL). An array lookup instead of a map lookup per delivered packet.
+   * Each flow's index by flow id (−1: none yet), for the per-packet lookup (flow ids are dense:
+   * (src × hosts + dst) × VLs + SL). An array lookup instead of a map lookup per delivered packet.
    */
-  private readonly byId: (FlowRecord | undefined)[];
+  private readonly indexById: Int32Array;
+  private readonly counters = new FlowCounters();
   readonly totalLatencyPs = new Histogram();
   readonly networkLatencyPs = new Histogram();
   readonly marks = { fecn: 0, becn: 0, ecnCe: 0 };
@@ -146,7 +204,7 @@ export class Collector {
       ? new FlowLatencySamples(options.latencySampleLimit ?? LATENCY_SAMPLE_LIMIT)
       : undefined;
     const hosts = network.hosts.length;
-    this.byId = new Array(hosts * hosts * network.switchConfig.vlCount).fill(undefined);
+    this.indexById = new Int32Array(hosts * hosts * network.switchConfig.vlCount).fill(-1);
     network.onDelivery((packet, now) => this.delivered(packet, now));
     for (const host of network.hosts) host.onMessageComplete((c) => this.completed(c));
   }
@@ -154,7 +212,7 @@ export class Collector {
   // A message was received completely: its completion time, slowdown and record.
   private completed(c: MessageCompletion): void {
     this.completedMessages++;
-    const flow = this.byId[c.flowId]!;
+    const flow = this.flows[this.indexById[c.flowId]!]!;
     flow.completedMessages++;
     if (c.completedPs > this.lastCompletionPs) this.lastCompletionPs = c.completedPs;
     const idealPs = this.ideal.messagePs(c.srcHost, c.dstHost, c.bytes);
@@ -185,18 +243,23 @@ export class Collector {
   /** Notes a message offered by the traffic (before it is handed to its host). */
   offered(src: number, dst: number, sl: number, bytes: number, group: string): void {
     const id = flowIdOf(src, dst, sl, this.network.hosts.length, this.network.switchConfig.vlCount);
-    let flow = this.byId[id];
-    if (flow === undefined) {
-      flow = new FlowRecord(this.flows.length, id, src, dst, sl, group);
+    let index = this.indexById[id]!;
+    if (index < 0) {
+      index = this.flows.length;
+      const flow = new FlowRecord(this.counters, index, id, src, dst, sl, group);
       this.flows.push(flow);
-      this.byId[id] = flow;
+      this.indexById[id] = index;
+      const r = index * Counter.Stride;
       if (this.seriesFlows.length < this.maxFlowSeries) {
-        flow.seriesIndex = this.seriesFlows.length;
+        this.counters.values[r + Counter.SeriesIndex] = this.seriesFlows.length;
         this.seriesFlows.push(flow);
         this.seriesBytes.push(new Float64Array(16));
       }
-      if (this.keepHostSeries) flow.hostSeriesIndex = this.hostSeriesFor(dst, group);
+      if (this.keepHostSeries) {
+        this.counters.values[r + Counter.HostSeriesIndex] = this.hostSeriesFor(dst, group);
+      }
     }
+    const flow = this.flows[index]!;
     flow.messages++;
     flow.offeredBytes += bytes;
   }
@@ -221,30 +284,34 @@ export class Collector {
       if (this.controlByCode[code]++ === 0) this.controlKindNames[code] = packets.kind(packet);
       return;
     }
-    const flow = this.byId[packets.flowId[packet]!]!;
+    const index = this.indexById[packets.flowId[packet]!]!;
+    const counters = this.counters.values;
+    const r = index * Counter.Stride;
     const bytes = packets.payloadBytes[packet]!;
-    flow.deliveredBytes += bytes;
-    flow.lastDeliveryPs = now;
+    counters[r + Counter.DeliveredBytes]! += bytes;
+    counters[r + Counter.LastDeliveryPs] = now;
     const injectedPs = packets.injectedPs[packet]!;
-    if (injectedPs < flow.firstInjectionPs) flow.firstInjectionPs = injectedPs;
+    if (injectedPs < counters[r + Counter.FirstInjectionPs]!) {
+      counters[r + Counter.FirstInjectionPs] = injectedPs;
+    }
     if (now >= this.warmupPs) {
-      flow.windowBytes += bytes;
+      counters[r + Counter.WindowBytes]! += bytes;
       const latency = now - packets.createdPs[packet]!;
       this.totalLatencyPs.add(latency);
       this.networkLatencyPs.add(now - injectedPs);
       if (this.latencySamples !== undefined) {
-        this.latencySamples.add(flow.index, latency);
+        this.latencySamples.add(index, latency);
         if (this.latencySamples.full) this.samplesToHistograms();
       } else if (this.perFlowStats) {
+        const flow = this.flows[index]!;
         if (flow.latencyPs === undefined) flow.latencyPs = new Histogram();
         flow.latencyPs.add(latency);
       }
     }
-    if (flow.seriesIndex >= 0)
-      addToBin(this.seriesBytes, flow.seriesIndex, now / this.binPs, bytes);
-    if (flow.hostSeriesIndex >= 0) {
-      addToBin(this.hostSeries, flow.hostSeriesIndex, now / this.binPs, bytes);
-    }
+    const series = counters[r + Counter.SeriesIndex]!;
+    if (series >= 0) addToBin(this.seriesBytes, series, now / this.binPs, bytes);
+    const hostSeries = counters[r + Counter.HostSeriesIndex]!;
+    if (hostSeries >= 0) addToBin(this.hostSeries, hostSeries, now / this.binPs, bytes);
   }
 
   private hostSeriesFor(host: number, group: string): number {
