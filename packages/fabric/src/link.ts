@@ -137,9 +137,9 @@ export class Link {
  * A link is a delay line: packets in flight wait in a FIFO and only the head has an event in
  * the scheduler, so the scheduler holds one entry per busy link, not one per packet. The FIFO
  * is chained through columns indexed by packet id: the next packet, that packet's arrival time
- * and this packet's tail time. The head's delivery reads its own entries only, where a chain
- * through `Packets.next` with each packet's own times read the next packet's time from a second
- * packet, a dependent cache miss per hop on a large fabric. The reverse channel carries the link's flow control (credit
+ * and this packet's tail time. Delivering the head reads the head's entries only; keeping each
+ * packet's own arrival time instead would read it from the next packet, a dependent cache miss
+ * per hop on a large fabric. The reverse channel carries the link's flow control (credit
  * returns, pause and resume) back to the sender, also as a delay line: a fabric uses one
  * discipline, so every update on a link has the same delay (latency for credits, pause frame
  * + latency for PFC) and its FIFO stays in time order.
