@@ -30,6 +30,21 @@ enum Verdict {
   Park = 2,
 }
 
+// The fields of a VL's record in `Hca.perVl`.
+enum PerVl {
+  /** The smallest packet size the uplink refused in the current send decision. */
+  RefusedBytes = 0,
+  /** The uplink's credits and pause state at the last send decision that found nothing. */
+  RefusedCredits = 1,
+  RefusedPaused = 2,
+  /** Queue pairs in the rotation, and those of them whose next packet is short. */
+  RotationCount = 3,
+  RotationShort = 4,
+  /** 1 while this host has paused its upstream (PFC). */
+  PausedUpstream = 5,
+  Stride = 8,
+}
+
 // The fields of a sending queue pair's record in `Hca.fromSource`.
 enum Source {
   Delivered = 0,
@@ -221,8 +236,12 @@ export class Hca implements LinkReceiver, LinkSender {
    */
   private readonly parked: QueuePair[] = [];
   private parkSeq = 0;
-  /** Per VL: the smallest packet size the uplink refused in the current send decision. */
-  private readonly refusedBytes: Float64Array;
+  /**
+   * Per VL, one record at `vl * PerVl.Stride` (see PerVl): the send decision's state and
+   * whether the upstream is paused. One array, not one per field: a host is visited rarely
+   * (uniform256: 256 hosts), so each small array cost its own cache misses per packet.
+   */
+  private readonly perVl: Float64Array;
   /**
    * A send decision that found nothing to send is not repeated while nothing it depended on
    * has changed: the queue pairs in the rotation and their heads (`rotationVersion`) and the
@@ -231,11 +250,6 @@ export class Hca implements LinkReceiver, LinkSender {
    */
   private rotationVersion = 0;
   private refusedVersion = -1;
-  private readonly refusedCredits: Int32Array;
-  private readonly refusedPaused: Uint8Array;
-  /** Per VL: queue pairs in the rotation, and those of them whose next packet is short. */
-  private readonly rotationCount: Int32Array;
-  private readonly rotationShort: Int32Array;
   private readonly control = new IntFifo(4);
   private readonly resends = new IntFifo(4);
   private readonly arrivals: { message: Message; id: number }[] = [];
@@ -247,7 +261,6 @@ export class Hca implements LinkReceiver, LinkSender {
   private wakeAtPs = Number.POSITIVE_INFINITY;
   private readonly rxQueue = new IntFifo(8);
   private receiving = false;
-  private readonly pausedUpstream: Uint8Array;
   /** Bytes received per message id of messages not current in `fromSource`, until they complete. */
   private readonly partial = new Map<number, number>();
   private senderPart: SenderPart | undefined;
@@ -277,12 +290,7 @@ export class Hca implements LinkReceiver, LinkSender {
     this.receiveBytes = new Float64Array(setup.vlCount);
     this.receiveBlocks = new Int32Array(setup.vlCount);
     this.maxReceiveBytes = new Float64Array(setup.vlCount);
-    this.pausedUpstream = new Uint8Array(setup.vlCount);
-    this.refusedBytes = new Float64Array(setup.vlCount);
-    this.refusedCredits = new Int32Array(setup.vlCount);
-    this.refusedPaused = new Uint8Array(setup.vlCount);
-    this.rotationCount = new Int32Array(setup.vlCount);
-    this.rotationShort = new Int32Array(setup.vlCount);
+    this.perVl = new Float64Array(setup.vlCount * PerVl.Stride);
     this.links = setup.links;
   }
 
@@ -485,8 +493,11 @@ export class Hca implements LinkReceiver, LinkSender {
     if (this.receiveBytes[vl]! > this.maxReceiveBytes[vl]!)
       this.maxReceiveBytes[vl] = this.receiveBytes[vl]!;
     if (this.discipline === "credit") this.receiveBlocks[vl]! += creditBlocks(size);
-    else if (this.pausedUpstream[vl] === 0 && this.receiveBytes[vl]! > this.pfc!.xoffBytes) {
-      this.pausedUpstream[vl] = 1;
+    else if (
+      this.perVl[vl * PerVl.Stride + PerVl.PausedUpstream] === 0 &&
+      this.receiveBytes[vl]! > this.pfc!.xoffBytes
+    ) {
+      this.perVl[vl * PerVl.Stride + PerVl.PausedUpstream] = 1;
       this.links.sendPause(this.down, vl, true);
     }
     if (this.config.receiveRateGbps === null) {
@@ -549,17 +560,17 @@ export class Hca implements LinkReceiver, LinkSender {
       if (this.parked.length !== 0) this.wakeAt(this.parked[0]!.parkedUntilPs);
       return;
     }
-    const refused = this.refusedBytes;
-    // A loop, not `fill`: the builtin call cost more than the few VLs it clears (callgrind,
-    // uniform256: about 20 instructions per event).
-    for (let vl = 0; vl < refused.length; vl++) refused[vl] = Number.POSITIVE_INFINITY;
+    const perVl = this.perVl;
+    const v = this.vlCount;
+    for (let vl = 0; vl < v; vl++) {
+      perVl[vl * PerVl.Stride + PerVl.RefusedBytes] = Number.POSITIVE_INFINITY;
+    }
     if (this.oldestFirst ? this.sendOldest(now) : this.sendRoundRobin(now)) return;
     this.refusedVersion = this.rotationVersion;
-    const v = this.vlCount;
     const { credits, paused } = links.flow;
     for (let vl = 0; vl < v; vl++) {
-      this.refusedCredits[vl] = credits[up * v + vl]!;
-      this.refusedPaused[vl] = paused[up * v + vl]!;
+      perVl[vl * PerVl.Stride + PerVl.RefusedCredits] = credits[up * v + vl]!;
+      perVl[vl * PerVl.Stride + PerVl.RefusedPaused] = paused[up * v + vl]!;
     }
     if (this.parked.length !== 0) this.wakeAt(this.parked[0]!.parkedUntilPs);
   }
@@ -637,14 +648,14 @@ export class Hca implements LinkReceiver, LinkSender {
     }
     const size = this.payloadOf(qp) + this.config.headerBytes;
     const vl = qp.vl;
-    const refused = this.refusedBytes;
+    const refused = vl * PerVl.Stride + PerVl.RefusedBytes;
     // Room on the uplink only grows with less to send: a size refused once this decision is
     // refused again without asking.
-    if (size >= refused[vl]!) return Verdict.Skip;
+    if (size >= this.perVl[refused]!) return Verdict.Skip;
     const links = this.links;
     if (!links.canSend(this.up, vl, size)) {
       links.markBlocked(this.up, vl, now);
-      refused[vl] = size;
+      this.perVl[refused] = size;
       return Verdict.Skip;
     }
     links.markUnblocked(this.up, vl, now);
@@ -668,8 +679,8 @@ export class Hca implements LinkReceiver, LinkSender {
       qp.active = false;
     } else {
       qp.shortHead = this.payloadOf(qp) < this.config.mtuBytes;
-      this.rotationCount[vl]!++;
-      if (qp.shortHead) this.rotationShort[vl]!++;
+      this.perVl[vl * PerVl.Stride + PerVl.RotationCount]!++;
+      if (qp.shortHead) this.perVl[vl * PerVl.Stride + PerVl.RotationShort]!++;
     }
     this.rotationVersion++; // a queue pair's head moved on
     this.transmit(packet);
@@ -681,15 +692,15 @@ export class Hca implements LinkReceiver, LinkSender {
 
   private joinRotation(qp: QueuePair): void {
     this.active.push(qp);
-    this.rotationCount[qp.vl]!++;
-    if (qp.shortHead) this.rotationShort[qp.vl]!++;
+    this.perVl[qp.vl * PerVl.Stride + PerVl.RotationCount]!++;
+    if (qp.shortHead) this.perVl[qp.vl * PerVl.Stride + PerVl.RotationShort]!++;
     this.rotationVersion++;
   }
 
   // Bookkeeping only: the caller takes it out of `active`.
   private leaveRotation(qp: QueuePair): void {
-    this.rotationCount[qp.vl]!--;
-    if (qp.shortHead) this.rotationShort[qp.vl]!--;
+    this.perVl[qp.vl * PerVl.Stride + PerVl.RotationCount]!--;
+    if (qp.shortHead) this.perVl[qp.vl * PerVl.Stride + PerVl.RotationShort]!--;
   }
 
   // True when no queue pair in the rotation could send even the smallest packet its VL may
@@ -700,12 +711,16 @@ export class Hca implements LinkReceiver, LinkSender {
     const up = this.up;
     const full = this.config.mtuBytes + this.config.headerBytes;
     const smallest = this.config.headerBytes + 1;
+    const perVl = this.perVl;
     for (let vl = 0; vl < this.vlCount; vl++) {
-      if (this.rotationCount[vl] === 0) continue;
-      if (links.canSend(up, vl, this.rotationShort[vl] === 0 ? full : smallest)) return false;
+      const r = vl * PerVl.Stride;
+      if (perVl[r + PerVl.RotationCount] === 0) continue;
+      if (links.canSend(up, vl, perVl[r + PerVl.RotationShort] === 0 ? full : smallest)) {
+        return false;
+      }
     }
     for (let vl = 0; vl < this.vlCount; vl++) {
-      if (this.rotationCount[vl] !== 0) links.markBlocked(up, vl, now);
+      if (perVl[vl * PerVl.Stride + PerVl.RotationCount] !== 0) links.markBlocked(up, vl, now);
     }
     return true;
   }
@@ -714,9 +729,11 @@ export class Hca implements LinkReceiver, LinkSender {
   private roomNotGrown(): boolean {
     const { credits, paused } = this.links.flow;
     const base = this.up * this.vlCount;
+    const perVl = this.perVl;
     for (let vl = 0; vl < this.vlCount; vl++) {
-      if (credits[base + vl]! > this.refusedCredits[vl]!) return false;
-      if (paused[base + vl]! < this.refusedPaused[vl]!) return false;
+      const r = vl * PerVl.Stride;
+      if (credits[base + vl]! > perVl[r + PerVl.RefusedCredits]!) return false;
+      if (paused[base + vl]! < perVl[r + PerVl.RefusedPaused]!) return false;
     }
     return true;
   }
@@ -894,8 +911,11 @@ export class Hca implements LinkReceiver, LinkSender {
       const blocks = creditBlocks(size);
       this.receiveBlocks[vl]! -= blocks;
       this.links.returnCredits(this.down, vl, blocks);
-    } else if (this.pausedUpstream[vl] === 1 && this.receiveBytes[vl]! <= this.pfc!.xonBytes) {
-      this.pausedUpstream[vl] = 0;
+    } else if (
+      this.perVl[vl * PerVl.Stride + PerVl.PausedUpstream] === 1 &&
+      this.receiveBytes[vl]! <= this.pfc!.xonBytes
+    ) {
+      this.perVl[vl * PerVl.Stride + PerVl.PausedUpstream] = 0;
       this.links.sendPause(this.down, vl, false);
     }
     this.packetsReceived++;
