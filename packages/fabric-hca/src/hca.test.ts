@@ -154,7 +154,7 @@ describe("Hca", () => {
     let maxHeld = 0;
     scheduler.run({
       stopWhen: () => {
-        maxHeld = Math.max(maxHeld, b.receiveBytes[0]!);
+        maxHeld = Math.max(maxHeld, b.receiveBytesOf(0));
         return false;
       },
     });

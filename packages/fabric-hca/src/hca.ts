@@ -40,9 +40,16 @@ enum PerVl {
   /** Queue pairs in the rotation, and those of them whose next packet is short. */
   RotationCount = 3,
   RotationShort = 4,
+  // The receive side, on a line of its own (the send side fills the first eight).
+  /** Bytes in the receive buffer. */
+  ReceiveBytes = 8,
+  /** The most bytes the receive buffer ever held (published in `Hca.maxReceiveBytes`). */
+  MaxReceiveBytes = 9,
+  /** Credit blocks held by the receive buffer (kept under credit flow control only). */
+  ReceiveBlocks = 10,
   /** 1 while this host has paused its upstream (PFC). */
-  PausedUpstream = 5,
-  Stride = 8,
+  PausedUpstream = 11,
+  Stride = 16,
 }
 
 // The fields of a sending queue pair's record in `Hca.fromSource`.
@@ -177,11 +184,10 @@ export class Hca implements LinkReceiver, LinkSender {
   readonly name: string;
   /** The uplink transmitter's credits / pause state (after {@link attach}). */
   uplinkFlow!: PortFlowState;
-  /** Per VL: bytes in the receive buffer. */
-  readonly receiveBytes: Float64Array;
-  /** Per VL: credit blocks held by the receive buffer (kept under credit flow control only). */
-  readonly receiveBlocks: Int32Array;
-  /** Per VL: the most bytes the receive buffer ever held. */
+  /**
+   * Per VL: the most bytes the receive buffer ever held. Written when the maximum grows (the
+   * running figure is in the per-VL record); an invariant check or a test may read it any time.
+   */
   readonly maxReceiveBytes: Float64Array;
   /** Completed messages, in completion order (only with `keepCompletions`, the default). */
   readonly completions: MessageCompletion[] = [];
@@ -287,8 +293,6 @@ export class Hca implements LinkReceiver, LinkSender {
     for (let k = 0; k < setup.hostCount * setup.vlCount; k++) {
       this.fromSource[k * Source.Stride + Source.Message] = -1;
     }
-    this.receiveBytes = new Float64Array(setup.vlCount);
-    this.receiveBlocks = new Int32Array(setup.vlCount);
     this.maxReceiveBytes = new Float64Array(setup.vlCount);
     this.perVl = new Float64Array(setup.vlCount * PerVl.Stride);
     this.links = setup.links;
@@ -328,6 +332,16 @@ export class Hca implements LinkReceiver, LinkSender {
     this.receiverPart = receiver;
   }
 
+  /** Bytes in the receive buffer of `vl` now. */
+  receiveBytesOf(vl: number): number {
+    return this.perVl[vl * PerVl.Stride + PerVl.ReceiveBytes]!;
+  }
+
+  /** Credit blocks the receive buffer of `vl` holds now (kept under credit flow control only). */
+  receiveBlocksOf(vl: number): number {
+    return this.perVl[vl * PerVl.Stride + PerVl.ReceiveBlocks]!;
+  }
+
   onDelivery(listener: DeliveryListener | undefined): void {
     this.listener = listener;
   }
@@ -345,7 +359,7 @@ export class Hca implements LinkReceiver, LinkSender {
   portView(): PortView {
     return {
       vlCount: this.vlCount,
-      inputBytes: (vl) => this.receiveBytes[vl]!,
+      inputBytes: (vl) => this.receiveBytesOf(vl),
       credits: (vl) => this.uplinkFlow.creditsOn(vl),
       isPaused: (vl) => this.uplinkFlow.isPaused(vl),
       isTransmitting: () => this.transmitting,
@@ -489,15 +503,17 @@ export class Hca implements LinkReceiver, LinkSender {
     this.receiverPart?.onArrive?.(packet);
     const vl = this.packets.vl[packet]!;
     const size = this.packets.sizeBytes[packet]!;
-    this.receiveBytes[vl]! += size;
-    if (this.receiveBytes[vl]! > this.maxReceiveBytes[vl]!)
-      this.maxReceiveBytes[vl] = this.receiveBytes[vl]!;
-    if (this.discipline === "credit") this.receiveBlocks[vl]! += creditBlocks(size);
-    else if (
-      this.perVl[vl * PerVl.Stride + PerVl.PausedUpstream] === 0 &&
-      this.receiveBytes[vl]! > this.pfc!.xoffBytes
-    ) {
-      this.perVl[vl * PerVl.Stride + PerVl.PausedUpstream] = 1;
+    const perVl = this.perVl;
+    const r = vl * PerVl.Stride;
+    const held = perVl[r + PerVl.ReceiveBytes]! + size;
+    perVl[r + PerVl.ReceiveBytes] = held;
+    if (held > perVl[r + PerVl.MaxReceiveBytes]!) {
+      perVl[r + PerVl.MaxReceiveBytes] = held;
+      this.maxReceiveBytes[vl] = held;
+    }
+    if (this.discipline === "credit") perVl[r + PerVl.ReceiveBlocks]! += creditBlocks(size);
+    else if (perVl[r + PerVl.PausedUpstream] === 0 && held > this.pfc!.xoffBytes) {
+      perVl[r + PerVl.PausedUpstream] = 1;
       this.links.sendPause(this.down, vl, true);
     }
     if (this.config.receiveRateGbps === null) {
@@ -906,16 +922,16 @@ export class Hca implements LinkReceiver, LinkSender {
     const now = this.scheduler.nowPs;
     const vl = packets.vl[packet]!;
     const size = packets.sizeBytes[packet]!;
-    this.receiveBytes[vl]! -= size;
+    const perVl = this.perVl;
+    const r = vl * PerVl.Stride;
+    const held = perVl[r + PerVl.ReceiveBytes]! - size;
+    perVl[r + PerVl.ReceiveBytes] = held;
     if (this.discipline === "credit") {
       const blocks = creditBlocks(size);
-      this.receiveBlocks[vl]! -= blocks;
+      perVl[r + PerVl.ReceiveBlocks]! -= blocks;
       this.links.returnCredits(this.down, vl, blocks);
-    } else if (
-      this.perVl[vl * PerVl.Stride + PerVl.PausedUpstream] === 1 &&
-      this.receiveBytes[vl]! <= this.pfc!.xonBytes
-    ) {
-      this.perVl[vl * PerVl.Stride + PerVl.PausedUpstream] = 0;
+    } else if (perVl[r + PerVl.PausedUpstream] === 1 && held <= this.pfc!.xonBytes) {
+      perVl[r + PerVl.PausedUpstream] = 0;
       this.links.sendPause(this.down, vl, false);
     }
     this.packetsReceived++;

@@ -16,7 +16,7 @@ export function creditConservationViolation(network: Network): string | undefine
       let capacity: number;
       if (to.kind === "host") {
         const host = network.hosts[to.index]!;
-        buffered = host.receiveBlocks[vl]!;
+        buffered = host.receiveBlocksOf(vl);
         capacity = host.inputCreditBlocks();
       } else {
         const sw = network.switches[to.index]!;
