@@ -48,6 +48,21 @@ enum Occ {
   Stride = 4,
 }
 
+/**
+ * The fields of an output port's record (`Switch.out`), and its length: the link leaving the
+ * port (−1: not cabled), whether it is transmitting, the input, VL and size of the packet it is
+ * sending, and where its round robin over inputs starts.
+ */
+enum Out {
+  Link = 0,
+  Busy = 1,
+  Input = 2,
+  Vl = 3,
+  Size = 4,
+  Rr = 5,
+  Stride = 8,
+}
+
 /** Ports per switch the event target encoding allows (target = switch << 10 | port). */
 export const MAX_SWITCH_PORTS = 1024;
 /** A switch port's event target is `switch << PortBits | port`. */
@@ -150,8 +165,12 @@ export class Switch implements LinkReceiver, LinkSender {
   private readonly xbarInput: Int32Array;
   private readonly xbarPacket: Int32Array;
   private readonly xbarVlRr: Int32Array;
-  /** Per port: the index of the link leaving it and of the one arriving at it, or −1 (not cabled). */
-  private readonly outLink: Int32Array;
+  /**
+   * Per output port, one record at `port * Out.Stride` (see Out): a transmission's start and end
+   * read and write most of it, and one array per field cost a cache line each per event.
+   */
+  private readonly out: Int32Array;
+  /** Per port: the index of the link arriving at it, or −1 (not cabled). */
   private readonly inLink: Int32Array;
   /**
    * The packet last received on each input and when its tail arrives there. A packet cut
@@ -187,11 +206,6 @@ export class Switch implements LinkReceiver, LinkSender {
   /** Binned occupancy, only with `occupancyBinNs`. */
   private readonly occupancySeries: TimeWeightedAverage[] | undefined;
   private readonly readBusy: Int32Array;
-  private readonly outBusy: Uint8Array;
-  private readonly outInput: Int32Array;
-  private readonly outVl: Int32Array;
-  private readonly outSize: Int32Array;
-  private readonly outRr: Int32Array;
   private readonly outVlRr: Int32Array;
   private readonly inRr: Int32Array;
   private readonly controlQueues: IntFifo[] = [];
@@ -278,16 +292,12 @@ export class Switch implements LinkReceiver, LinkSender {
     this.readFree = new Int32Array(words);
     for (let port = 0; port < portCount; port++) setBit(this.readFree, 0, port);
     this.crossbarFree = new Int32Array(words);
-    this.outLink = new Int32Array(portCount).fill(-1);
+    this.out = new Int32Array(portCount * Out.Stride);
+    for (let port = 0; port < portCount; port++) this.out[port * Out.Stride + Out.Link] = -1;
     this.inLink = new Int32Array(portCount).fill(-1);
     this.lastIn = new Int32Array(portCount).fill(NO_PACKET);
     this.lastInTailPs = new Float64Array(portCount);
     this.readBusy = new Int32Array(portCount);
-    this.outBusy = new Uint8Array(portCount);
-    this.outInput = new Int32Array(portCount);
-    this.outVl = new Int32Array(portCount);
-    this.outSize = new Int32Array(portCount);
-    this.outRr = new Int32Array(portCount);
     this.xbarBusy = new Uint8Array(portCount);
     this.xbarInput = new Int32Array(portCount);
     this.xbarPacket = new Int32Array(portCount).fill(NO_PACKET);
@@ -368,7 +378,7 @@ export class Switch implements LinkReceiver, LinkSender {
 
   /** Attaches the link leaving `port` and the link arriving at it. */
   attach(port: number, out: Link, incoming: Link): void {
-    this.outLink[port] = out.index;
+    this.out[port * Out.Stride + Out.Link] = out.index;
     this.inLink[port] = incoming.index;
     setBit(this.crossbarFree, 0, port);
     this.outFlow[port] = out.flow;
@@ -391,7 +401,7 @@ export class Switch implements LinkReceiver, LinkSender {
       inputBytes: (vl) => this.inputBytes[port * v + vl]!,
       credits: (vl) => this.outFlow[port]?.creditsOn(vl) ?? 0,
       isPaused: (vl) => this.outFlow[port]?.isPaused(vl) ?? false,
-      isTransmitting: () => this.outBusy[port] === 1,
+      isTransmitting: () => this.out[port * Out.Stride + Out.Busy] === 1,
       isBlocked: (vl) => this.outFlow[port]?.isBlocked(vl) ?? false,
     };
   }
@@ -423,13 +433,14 @@ export class Switch implements LinkReceiver, LinkSender {
 
   /** Event handler: the packet on `outPort`'s link has left completely. */
   transmissionEnded(outPort: number): void {
-    const source = this.outInput[outPort]!;
-    this.outBusy[outPort] = 0;
+    const o = outPort * Out.Stride;
+    const source = this.out[o + Out.Input]!;
+    this.out[o + Out.Busy] = 0;
     if (!this.buffered) setBit(this.crossbarFree, 0, outPort);
     if (source >= 0) {
-      this.releaseInput(source, this.outVl[outPort]!, this.outSize[outPort]!);
+      this.releaseInput(source, this.out[o + Out.Vl]!, this.out[o + Out.Size]!);
     } else if (source === FROM_OUTPUT_BUFFER) {
-      this.addOutputBytes(outPort * this.vlCount + this.outVl[outPort]!, -this.outSize[outPort]!);
+      this.addOutputBytes(outPort * this.vlCount + this.out[o + Out.Vl]!, -this.out[o + Out.Size]!);
     }
     this.serveOutput(outPort);
     if (source >= 0) this.serveInput(source);
@@ -464,11 +475,11 @@ export class Switch implements LinkReceiver, LinkSender {
   // sends a waiting control packet, else grants an input. With output buffers the link drains
   // the output buffer while the crossbar output refills it.
   private serveOutput(out: number): void {
-    if (this.outLink[out]! < 0) return;
+    if (this.out[out * Out.Stride + Out.Link]! < 0) return;
     if (this.buffered) {
-      if (this.outBusy[out] === 0) this.serveLink(out);
+      if (this.out[out * Out.Stride + Out.Busy] === 0) this.serveLink(out);
       if (this.xbarBusy[out] === 0) this.arbitrate(out);
-    } else if (this.outBusy[out] === 0 && !this.sendWaitingControl(out)) {
+    } else if (this.out[out * Out.Stride + Out.Busy] === 0 && !this.sendWaitingControl(out)) {
       this.arbitrate(out);
     }
   }
@@ -478,7 +489,7 @@ export class Switch implements LinkReceiver, LinkSender {
     const control = this.controlQueues[out]!;
     if (control.length === 0) return false;
     const packet = control.peek();
-    const l = this.outLink[out]!;
+    const l = this.out[out * Out.Stride + Out.Link]!;
     if (!this.links.canSend(l, this.packets.vl[packet]!, this.packets.sizeBytes[packet]!)) {
       return false;
     }
@@ -538,7 +549,7 @@ export class Switch implements LinkReceiver, LinkSender {
     const pairMask = this.pairMask;
     const readFree = this.readFree;
     const base = ov * words;
-    const first = this.outRr[out]!;
+    const first = this.out[out * Out.Stride + Out.Rr]!;
     let blocked = false;
     // The smallest packet refused room so far: room only grows with less to send, and nothing
     // in the scan changes this output's credits or pause state, so a packet at least as large
@@ -572,7 +583,7 @@ export class Switch implements LinkReceiver, LinkSender {
           }
           this.dequeue(input, vl, out);
           this.countDequeued(input, out, vl);
-          this.outRr[out] = input + 1 < n ? input + 1 : 0;
+          this.out[out * Out.Stride + Out.Rr] = input + 1 < n ? input + 1 : 0;
           this.forward(out, input, packet);
           return true;
         }
@@ -581,7 +592,7 @@ export class Switch implements LinkReceiver, LinkSender {
       to = first;
     }
     if (blocked && !this.buffered) {
-      this.links.markBlocked(this.outLink[out]!, vl, this.scheduler.nowPs);
+      this.links.markBlocked(this.out[out * Out.Stride + Out.Link]!, vl, this.scheduler.nowPs);
     }
     return false;
   }
@@ -593,7 +604,7 @@ export class Switch implements LinkReceiver, LinkSender {
     const v = this.vlCount;
     const readPorts = this.config.readPorts;
     if (this.readBusy[input]! >= readPorts) return;
-    const busy = this.buffered ? this.xbarBusy : this.outBusy;
+    const buffered = this.buffered;
     const words = this.maskWords;
     const inputMask = this.inputMask;
     const crossbarFree = this.crossbarFree;
@@ -614,14 +625,20 @@ export class Switch implements LinkReceiver, LinkSender {
           const low = bits & -bits;
           bits ^= low;
           const out = (w << 5) + 31 - Math.clz32(low);
-          if (busy[out] === 1) continue;
+          if (buffered ? this.xbarBusy[out] === 1 : this.out[out * Out.Stride + Out.Busy] === 1) {
+            continue;
+          }
           for (let vl = 0; vl < v; vl++) {
             if (this.pairWaiting[(out * v + vl) * n + input] === 0) continue;
             const packet = this.headFor(input, vl, out);
             if (packet === NO_PACKET) continue;
             if (!this.hasRoom(out, vl, this.packets.sizeBytes[packet]!)) {
               if (!this.buffered) {
-                this.links.markBlocked(this.outLink[out]!, vl, this.scheduler.nowPs);
+                this.links.markBlocked(
+                  this.out[out * Out.Stride + Out.Link]!,
+                  vl,
+                  this.scheduler.nowPs,
+                );
               }
               continue;
             }
@@ -701,7 +718,8 @@ export class Switch implements LinkReceiver, LinkSender {
   // Room downstream of the crossbar: credits or no pause on the link, or space in the
   // output buffer when there is one.
   private hasRoom(out: number, vl: number, sizeBytes: number): boolean {
-    if (!this.buffered) return this.links.canSend(this.outLink[out]!, vl, sizeBytes);
+    if (!this.buffered)
+      return this.links.canSend(this.out[out * Out.Stride + Out.Link]!, vl, sizeBytes);
     return this.outputBytes[out * this.vlCount + vl]! + sizeBytes <= this.config.outputBufferBytes;
   }
 
@@ -723,7 +741,10 @@ export class Switch implements LinkReceiver, LinkSender {
     this.xbarPacket[out] = packet;
     this.addOutputBytes(out * this.vlCount + this.packets.vl[packet]!, size);
     const crossed =
-      now + Math.ceil(this.links.serPs(this.outLink[out]!, size) / this.config.speedup);
+      now +
+      Math.ceil(
+        this.links.serPs(this.out[out * Out.Stride + Out.Link]!, size) / this.config.speedup,
+      );
     const tail = this.tailArrivalPs(input, packet);
     const endPs = tail > crossed ? tail : crossed;
     this.scheduler.schedule(endPs, this.kinds.transferEnd, (this.index << Target.PortBits) | out);
@@ -739,7 +760,7 @@ export class Switch implements LinkReceiver, LinkSender {
     const queue = this.outQueues[out * this.vlCount + vl]!;
     const packet = queue.peek();
     if (packet === NO_PACKET) return false;
-    const l = this.outLink[out]!;
+    const l = this.out[out * Out.Stride + Out.Link]!;
     if (!this.links.canSend(l, vl, this.packets.sizeBytes[packet]!)) {
       this.links.markBlocked(l, vl, this.scheduler.nowPs);
       return false;
@@ -751,17 +772,18 @@ export class Switch implements LinkReceiver, LinkSender {
 
   private startOnLink(out: number, source: number, packet: PacketId): void {
     const links = this.links;
-    const l = this.outLink[out]!;
+    const o = out * Out.Stride;
+    const l = this.out[o + Out.Link]!;
     const now = this.scheduler.nowPs;
     const vl = this.packets.vl[packet]!;
     const size = this.packets.sizeBytes[packet]!;
     links.consume(l, vl, size);
     links.markUnblocked(l, vl, now);
-    this.outBusy[out] = 1;
+    this.out[o + Out.Busy] = 1;
     if (!this.buffered) clearBit(this.crossbarFree, 0, out);
-    this.outInput[out] = source;
-    this.outVl[out] = vl;
-    this.outSize[out] = size;
+    this.out[o + Out.Input] = source;
+    this.out[o + Out.Vl] = vl;
+    this.out[o + Out.Size] = size;
     // MODEL.md: a packet cut through before its tail arrived cannot finish before it does.
     const serialized = now + links.serPs(l, size);
     const tail = source >= 0 ? this.tailArrivalPs(source, packet) : 0;
@@ -807,7 +829,7 @@ export class Switch implements LinkReceiver, LinkSender {
       out =
         this.routePorts[start! + flowHashModulo(this.packets.flowId[packet]!, this.index, count)]!;
     } else out = this.routePorts[start! + this.rng.intRange(0, count - 1)]!;
-    if (out < 0 || !(this.outLink[out]! >= 0)) {
+    if (out < 0 || !(this.out[out * Out.Stride + Out.Link]! >= 0)) {
       throw new Error(
         `switch ${this.name} has no route to host ${dst} (packet of flow ${this.packets.flowId[packet]}); check the routing tables`,
       );
@@ -899,7 +921,7 @@ export class Switch implements LinkReceiver, LinkSender {
     const stats: SwitchPortStats[] = [];
     const v = this.vlCount;
     for (let port = 0; port < this.portCount; port++) {
-      const link = this.outLink[port]!;
+      const link = this.out[port * Out.Stride + Out.Link]!;
       const flow = this.outFlow[port];
       const vls = Array.from({ length: v }, (_, vl) => vl);
       stats.push({
