@@ -49,9 +49,9 @@ enum Occ {
 }
 
 /**
- * The fields of an output port's record (`Switch.out`), and its length: the link leaving the
- * port (−1: not cabled), whether it is transmitting, the input, VL and size of the packet it is
- * sending, and where its round robin over inputs starts.
+ * The fields of an output port's record (`Switch.outPorts`), and its length: the link leaving
+ * the port (−1: not cabled), whether it is transmitting, the input, VL and size of the packet it
+ * is sending, and where its round robin over inputs starts.
  */
 enum Out {
   Link = 0,
@@ -61,6 +61,19 @@ enum Out {
   Size = 4,
   Rr = 5,
   Stride = 8,
+}
+
+/**
+ * The fields of an input port's record (`Switch.inPorts`), and its length: the link arriving at
+ * the port (−1: not cabled), the packet last received there (see `Switch.lastInTailPs`), its
+ * read ports in use, and where its round robin over outputs starts.
+ */
+enum In {
+  Link = 0,
+  LastPacket = 1,
+  ReadBusy = 2,
+  Rr = 3,
+  Stride = 4,
 }
 
 /** Ports per switch the event target encoding allows (target = switch << 10 | port). */
@@ -169,16 +182,15 @@ export class Switch implements LinkReceiver, LinkSender {
    * Per output port, one record at `port * Out.Stride` (see Out): a transmission's start and end
    * read and write most of it, and one array per field cost a cache line each per event.
    */
-  private readonly out: Int32Array;
-  /** Per port: the index of the link arriving at it, or −1 (not cabled). */
-  private readonly inLink: Int32Array;
+  private readonly outPorts: Int32Array;
+  /** Per input port, one record at `port * In.Stride` (see In), for the same reason. */
+  private readonly inPorts: Int32Array;
   /**
-   * The packet last received on each input and when its tail arrives there. A packet cut
-   * through before its tail arrived is always the last one its input received (the next
-   * one's header cannot arrive before its tail), so this is all the tail timing forwarding
-   * needs: any other packet's tail has arrived already.
+   * When the tail of the packet last received on each input arrives. A packet cut through
+   * before its tail arrived is always the last one its input received (the next one's header
+   * cannot arrive before its tail), so this is all the tail timing forwarding needs: any other
+   * packet's tail has arrived already.
    */
-  private readonly lastIn: Int32Array;
   private readonly lastInTailPs: Float64Array;
   /**
    * The queue sets of a plug-in queueing scheme, per (input, VL); empty with the built-in VOQ
@@ -205,9 +217,7 @@ export class Switch implements LinkReceiver, LinkSender {
   private readonly occStartPs: number;
   /** Binned occupancy, only with `occupancyBinNs`. */
   private readonly occupancySeries: TimeWeightedAverage[] | undefined;
-  private readonly readBusy: Int32Array;
   private readonly outVlRr: Int32Array;
-  private readonly inRr: Int32Array;
   private readonly controlQueues: IntFifo[] = [];
   private readonly controlVlList: Int32Array;
   private readonly dataVlList: Int32Array;
@@ -292,12 +302,14 @@ export class Switch implements LinkReceiver, LinkSender {
     this.readFree = new Int32Array(words);
     for (let port = 0; port < portCount; port++) setBit(this.readFree, 0, port);
     this.crossbarFree = new Int32Array(words);
-    this.out = new Int32Array(portCount * Out.Stride);
-    for (let port = 0; port < portCount; port++) this.out[port * Out.Stride + Out.Link] = -1;
-    this.inLink = new Int32Array(portCount).fill(-1);
-    this.lastIn = new Int32Array(portCount).fill(NO_PACKET);
+    this.outPorts = new Int32Array(portCount * Out.Stride);
+    this.inPorts = new Int32Array(portCount * In.Stride);
     this.lastInTailPs = new Float64Array(portCount);
-    this.readBusy = new Int32Array(portCount);
+    for (let port = 0; port < portCount; port++) {
+      this.outPorts[port * Out.Stride + Out.Link] = -1;
+      this.inPorts[port * In.Stride + In.Link] = -1;
+      this.inPorts[port * In.Stride + In.LastPacket] = NO_PACKET;
+    }
     this.xbarBusy = new Uint8Array(portCount);
     this.xbarInput = new Int32Array(portCount);
     this.xbarPacket = new Int32Array(portCount).fill(NO_PACKET);
@@ -312,7 +324,6 @@ export class Switch implements LinkReceiver, LinkSender {
           )
         : undefined;
     this.outVlRr = new Int32Array(portCount);
-    this.inRr = new Int32Array(portCount);
     const control = config.controlVls;
     this.controlVlList = Int32Array.from(control);
     this.dataVlList = Int32Array.from(
@@ -378,8 +389,8 @@ export class Switch implements LinkReceiver, LinkSender {
 
   /** Attaches the link leaving `port` and the link arriving at it. */
   attach(port: number, out: Link, incoming: Link): void {
-    this.out[port * Out.Stride + Out.Link] = out.index;
-    this.inLink[port] = incoming.index;
+    this.outPorts[port * Out.Stride + Out.Link] = out.index;
+    this.inPorts[port * In.Stride + In.Link] = incoming.index;
     setBit(this.crossbarFree, 0, port);
     this.outFlow[port] = out.flow;
   }
@@ -401,7 +412,7 @@ export class Switch implements LinkReceiver, LinkSender {
       inputBytes: (vl) => this.inputBytes[port * v + vl]!,
       credits: (vl) => this.outFlow[port]?.creditsOn(vl) ?? 0,
       isPaused: (vl) => this.outFlow[port]?.isPaused(vl) ?? false,
-      isTransmitting: () => this.out[port * Out.Stride + Out.Busy] === 1,
+      isTransmitting: () => this.outPorts[port * Out.Stride + Out.Busy] === 1,
       isBlocked: (vl) => this.outFlow[port]?.isBlocked(vl) ?? false,
     };
   }
@@ -410,7 +421,7 @@ export class Switch implements LinkReceiver, LinkSender {
 
   receivePacket(packet: PacketId, inPort: number, tailArrivalPs: TimePs): void {
     const packets = this.packets;
-    this.lastIn[inPort] = packet;
+    this.inPorts[inPort * In.Stride + In.LastPacket] = packet;
     this.lastInTailPs[inPort] = tailArrivalPs;
     packets.hops[packet]!++;
     const out = this.route(packet);
@@ -434,13 +445,16 @@ export class Switch implements LinkReceiver, LinkSender {
   /** Event handler: the packet on `outPort`'s link has left completely. */
   transmissionEnded(outPort: number): void {
     const o = outPort * Out.Stride;
-    const source = this.out[o + Out.Input]!;
-    this.out[o + Out.Busy] = 0;
+    const source = this.outPorts[o + Out.Input]!;
+    this.outPorts[o + Out.Busy] = 0;
     if (!this.buffered) setBit(this.crossbarFree, 0, outPort);
     if (source >= 0) {
-      this.releaseInput(source, this.out[o + Out.Vl]!, this.out[o + Out.Size]!);
+      this.releaseInput(source, this.outPorts[o + Out.Vl]!, this.outPorts[o + Out.Size]!);
     } else if (source === FROM_OUTPUT_BUFFER) {
-      this.addOutputBytes(outPort * this.vlCount + this.out[o + Out.Vl]!, -this.out[o + Out.Size]!);
+      this.addOutputBytes(
+        outPort * this.vlCount + this.outPorts[o + Out.Vl]!,
+        -this.outPorts[o + Out.Size]!,
+      );
     }
     this.serveOutput(outPort);
     if (source >= 0) this.serveInput(source);
@@ -475,11 +489,11 @@ export class Switch implements LinkReceiver, LinkSender {
   // sends a waiting control packet, else grants an input. With output buffers the link drains
   // the output buffer while the crossbar output refills it.
   private serveOutput(out: number): void {
-    if (this.out[out * Out.Stride + Out.Link]! < 0) return;
+    if (this.outPorts[out * Out.Stride + Out.Link]! < 0) return;
     if (this.buffered) {
-      if (this.out[out * Out.Stride + Out.Busy] === 0) this.serveLink(out);
+      if (this.outPorts[out * Out.Stride + Out.Busy] === 0) this.serveLink(out);
       if (this.xbarBusy[out] === 0) this.arbitrate(out);
-    } else if (this.out[out * Out.Stride + Out.Busy] === 0 && !this.sendWaitingControl(out)) {
+    } else if (this.outPorts[out * Out.Stride + Out.Busy] === 0 && !this.sendWaitingControl(out)) {
       this.arbitrate(out);
     }
   }
@@ -489,7 +503,7 @@ export class Switch implements LinkReceiver, LinkSender {
     const control = this.controlQueues[out]!;
     if (control.length === 0) return false;
     const packet = control.peek();
-    const l = this.out[out * Out.Stride + Out.Link]!;
+    const l = this.outPorts[out * Out.Stride + Out.Link]!;
     if (!this.links.canSend(l, this.packets.vl[packet]!, this.packets.sizeBytes[packet]!)) {
       return false;
     }
@@ -549,7 +563,7 @@ export class Switch implements LinkReceiver, LinkSender {
     const pairMask = this.pairMask;
     const readFree = this.readFree;
     const base = ov * words;
-    const first = this.out[out * Out.Stride + Out.Rr]!;
+    const first = this.outPorts[out * Out.Stride + Out.Rr]!;
     let blocked = false;
     // The smallest packet refused room so far: room only grows with less to send, and nothing
     // in the scan changes this output's credits or pause state, so a packet at least as large
@@ -583,7 +597,7 @@ export class Switch implements LinkReceiver, LinkSender {
           }
           this.dequeue(input, vl, out);
           this.countDequeued(input, out, vl);
-          this.out[out * Out.Stride + Out.Rr] = input + 1 < n ? input + 1 : 0;
+          this.outPorts[out * Out.Stride + Out.Rr] = input + 1 < n ? input + 1 : 0;
           this.forward(out, input, packet);
           return true;
         }
@@ -592,7 +606,7 @@ export class Switch implements LinkReceiver, LinkSender {
       to = first;
     }
     if (blocked && !this.buffered) {
-      this.links.markBlocked(this.out[out * Out.Stride + Out.Link]!, vl, this.scheduler.nowPs);
+      this.links.markBlocked(this.outPorts[out * Out.Stride + Out.Link]!, vl, this.scheduler.nowPs);
     }
     return false;
   }
@@ -603,13 +617,13 @@ export class Switch implements LinkReceiver, LinkSender {
     const n = this.portCount;
     const v = this.vlCount;
     const readPorts = this.config.readPorts;
-    if (this.readBusy[input]! >= readPorts) return;
+    if (this.inPorts[input * In.Stride + In.ReadBusy]! >= readPorts) return;
     const buffered = this.buffered;
     const words = this.maskWords;
     const inputMask = this.inputMask;
     const crossbarFree = this.crossbarFree;
     const base = input * words;
-    const first = this.inRr[input]!;
+    const first = this.inPorts[input * In.Stride + In.Rr]!;
     // The free outputs this input has packets for, in round-robin order from `first`. A
     // forward can make outputs busy (the one granted, and any a switch part's hook serves),
     // so each is checked again when reached.
@@ -625,7 +639,9 @@ export class Switch implements LinkReceiver, LinkSender {
           const low = bits & -bits;
           bits ^= low;
           const out = (w << 5) + 31 - Math.clz32(low);
-          if (buffered ? this.xbarBusy[out] === 1 : this.out[out * Out.Stride + Out.Busy] === 1) {
+          if (
+            buffered ? this.xbarBusy[out] === 1 : this.outPorts[out * Out.Stride + Out.Busy] === 1
+          ) {
             continue;
           }
           for (let vl = 0; vl < v; vl++) {
@@ -635,7 +651,7 @@ export class Switch implements LinkReceiver, LinkSender {
             if (!this.hasRoom(out, vl, this.packets.sizeBytes[packet]!)) {
               if (!this.buffered) {
                 this.links.markBlocked(
-                  this.out[out * Out.Stride + Out.Link]!,
+                  this.outPorts[out * Out.Stride + Out.Link]!,
                   vl,
                   this.scheduler.nowPs,
                 );
@@ -644,11 +660,11 @@ export class Switch implements LinkReceiver, LinkSender {
             }
             this.dequeue(input, vl, out);
             this.countDequeued(input, out, vl);
-            this.inRr[input] = out + 1 < n ? out + 1 : 0;
+            this.inPorts[input * In.Stride + In.Rr] = out + 1 < n ? out + 1 : 0;
             this.forward(out, input, packet);
             break;
           }
-          if (this.readBusy[input]! >= readPorts) return;
+          if (this.inPorts[input * In.Stride + In.ReadBusy]! >= readPorts) return;
         }
       }
       from = 0;
@@ -719,13 +735,14 @@ export class Switch implements LinkReceiver, LinkSender {
   // output buffer when there is one.
   private hasRoom(out: number, vl: number, sizeBytes: number): boolean {
     if (!this.buffered)
-      return this.links.canSend(this.out[out * Out.Stride + Out.Link]!, vl, sizeBytes);
+      return this.links.canSend(this.outPorts[out * Out.Stride + Out.Link]!, vl, sizeBytes);
     return this.outputBytes[out * this.vlCount + vl]! + sizeBytes <= this.config.outputBufferBytes;
   }
 
   private forward(out: number, input: number, packet: PacketId): void {
     this.part?.onDequeue?.(packet, input);
-    if (++this.readBusy[input]! === this.config.readPorts) clearBit(this.readFree, 0, input);
+    if (++this.inPorts[input * In.Stride + In.ReadBusy]! === this.config.readPorts)
+      clearBit(this.readFree, 0, input);
     if (this.buffered) this.startTransfer(out, input, packet);
     else this.startOnLink(out, input, packet);
   }
@@ -743,7 +760,7 @@ export class Switch implements LinkReceiver, LinkSender {
     const crossed =
       now +
       Math.ceil(
-        this.links.serPs(this.out[out * Out.Stride + Out.Link]!, size) / this.config.speedup,
+        this.links.serPs(this.outPorts[out * Out.Stride + Out.Link]!, size) / this.config.speedup,
       );
     const tail = this.tailArrivalPs(input, packet);
     const endPs = tail > crossed ? tail : crossed;
@@ -760,7 +777,7 @@ export class Switch implements LinkReceiver, LinkSender {
     const queue = this.outQueues[out * this.vlCount + vl]!;
     const packet = queue.peek();
     if (packet === NO_PACKET) return false;
-    const l = this.out[out * Out.Stride + Out.Link]!;
+    const l = this.outPorts[out * Out.Stride + Out.Link]!;
     if (!this.links.canSend(l, vl, this.packets.sizeBytes[packet]!)) {
       this.links.markBlocked(l, vl, this.scheduler.nowPs);
       return false;
@@ -773,17 +790,17 @@ export class Switch implements LinkReceiver, LinkSender {
   private startOnLink(out: number, source: number, packet: PacketId): void {
     const links = this.links;
     const o = out * Out.Stride;
-    const l = this.out[o + Out.Link]!;
+    const l = this.outPorts[o + Out.Link]!;
     const now = this.scheduler.nowPs;
     const vl = this.packets.vl[packet]!;
     const size = this.packets.sizeBytes[packet]!;
     links.consume(l, vl, size);
     links.markUnblocked(l, vl, now);
-    this.out[o + Out.Busy] = 1;
+    this.outPorts[o + Out.Busy] = 1;
     if (!this.buffered) clearBit(this.crossbarFree, 0, out);
-    this.out[o + Out.Input] = source;
-    this.out[o + Out.Vl] = vl;
-    this.out[o + Out.Size] = size;
+    this.outPorts[o + Out.Input] = source;
+    this.outPorts[o + Out.Vl] = vl;
+    this.outPorts[o + Out.Size] = size;
     // MODEL.md: a packet cut through before its tail arrived cannot finish before it does.
     const serialized = now + links.serPs(l, size);
     const tail = source >= 0 ? this.tailArrivalPs(source, packet) : 0;
@@ -793,16 +810,19 @@ export class Switch implements LinkReceiver, LinkSender {
     this.scheduler.schedule(endPs, this.kinds.txEnd, (this.index << Target.PortBits) | out);
   }
 
-  // When the tail of `packet`, received on `input`, arrives; 0 when it has (see `lastIn`).
+  // When the tail of `packet`, received on `input`, arrives; 0 when it has (see `lastInTailPs`).
   private tailArrivalPs(input: number, packet: PacketId): TimePs {
-    return this.lastIn[input] === packet ? this.lastInTailPs[input]! : 0;
+    return this.inPorts[input * In.Stride + In.LastPacket] === packet
+      ? this.lastInTailPs[input]!
+      : 0;
   }
 
   // The packet's last byte has left the input buffer: free its read port and buffer, and
   // return its credits (MODEL.md: credits are freed when the packet's last byte leaves the
   // input buffer) or check XON.
   private releaseInput(input: number, vl: number, size: number): void {
-    if (this.readBusy[input]!-- === this.config.readPorts) setBit(this.readFree, 0, input);
+    if (this.inPorts[input * In.Stride + In.ReadBusy]!-- === this.config.readPorts)
+      setBit(this.readFree, 0, input);
     this.freeInputBuffer(input, vl, size);
   }
 
@@ -812,7 +832,7 @@ export class Switch implements LinkReceiver, LinkSender {
     if (this.discipline === "credit") {
       const blocks = creditBlocks(size);
       this.inputBlocks[q]! -= blocks;
-      this.links.returnCredits(this.inLink[input]!, vl, blocks);
+      this.links.returnCredits(this.inPorts[input * In.Stride + In.Link]!, vl, blocks);
     } else this.checkXon(q);
   }
 
@@ -829,7 +849,7 @@ export class Switch implements LinkReceiver, LinkSender {
       out =
         this.routePorts[start! + flowHashModulo(this.packets.flowId[packet]!, this.index, count)]!;
     } else out = this.routePorts[start! + this.rng.intRange(0, count - 1)]!;
-    if (out < 0 || !(this.out[out * Out.Stride + Out.Link]! >= 0)) {
+    if (out < 0 || !(this.outPorts[out * Out.Stride + Out.Link]! >= 0)) {
       throw new Error(
         `switch ${this.name} has no route to host ${dst} (packet of flow ${this.packets.flowId[packet]}); check the routing tables`,
       );
@@ -889,7 +909,7 @@ export class Switch implements LinkReceiver, LinkSender {
     if (this.pausedUpstream[q] === 0 && this.inputBytes[q]! > this.xoffThreshold()) {
       this.pausedUpstream[q] = 1;
       this.pausedCount++;
-      this.links.sendPause(this.inLink[port]!, vl, true);
+      this.links.sendPause(this.inPorts[port * In.Stride + In.Link]!, vl, true);
     }
   }
 
@@ -913,7 +933,11 @@ export class Switch implements LinkReceiver, LinkSender {
   private resumeUpstream(q: number): void {
     this.pausedUpstream[q] = 0;
     this.pausedCount--;
-    this.links.sendPause(this.inLink[Math.floor(q / this.vlCount)]!, q % this.vlCount, false);
+    this.links.sendPause(
+      this.inPorts[Math.floor(q / this.vlCount) * In.Stride + In.Link]!,
+      q % this.vlCount,
+      false,
+    );
   }
 
   /** Counters per port, with occupancy means up to `untilPs`. */
@@ -921,7 +945,7 @@ export class Switch implements LinkReceiver, LinkSender {
     const stats: SwitchPortStats[] = [];
     const v = this.vlCount;
     for (let port = 0; port < this.portCount; port++) {
-      const link = this.out[port * Out.Stride + Out.Link]!;
+      const link = this.outPorts[port * Out.Stride + Out.Link]!;
       const flow = this.outFlow[port];
       const vls = Array.from({ length: v }, (_, vl) => vl);
       stats.push({
