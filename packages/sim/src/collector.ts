@@ -43,7 +43,9 @@ enum Counter {
   WindowBytes = 1,
   FirstInjectionPs = 2,
   LastDeliveryPs = 3,
+  /** Position among the flows whose throughput series is kept, or −1. */
   SeriesIndex = 4,
+  /** Where its destination's receive series for its group is kept (`hostSeries`), or −1. */
   HostSeriesIndex = 5,
   Stride = 8,
 }
@@ -110,14 +112,6 @@ export class FlowRecord {
   }
   get lastDeliveryPs(): TimePs {
     return this.counter(Counter.LastDeliveryPs);
-  }
-  /** Position among the flows whose throughput series is kept, or −1. */
-  get seriesIndex(): number {
-    return this.counter(Counter.SeriesIndex);
-  }
-  /** Where its destination's receive series for its group is kept (`hostSeries`), or −1. */
-  get hostSeriesIndex(): number {
-    return this.counter(Counter.HostSeriesIndex);
   }
 }
 
