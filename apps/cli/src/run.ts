@@ -51,7 +51,7 @@ export async function runOrValidate(
     ...(seed === undefined ? {} : { seed }),
     set: values.set ?? [],
   });
-  const resolved = await resolveScenario(document);
+  const resolved = await resolveScenario(document, { baseDir });
   if (command === "validate") {
     prepare(resolved); // builds the network: buffer, headroom and routing checks
     io.stdout.write(`ok: ${file} (${resolved.scenario.name})\n`);

@@ -86,6 +86,29 @@ describe("cclab", () => {
     expect(c.err).not.toMatch(/\n\s+at /); // no stack trace
   });
 
+  it("exits 2 on bad rows in a trace file, before the run, naming file and line", async () => {
+    writeFileSync(
+      join(dir, "bad-rows.csv"),
+      "src,dst,bytes,startNs,sl\n0,1,100,0,0\n0,7,100,0,0\n1,2,100,0,3\n",
+    );
+    const file = scenarioFile("bad-trace", {
+      ...VALID,
+      traffic: [{ pattern: "trace", path: "bad-rows.csv" }],
+    });
+    for (const command of ["validate", "run"]) {
+      const c = capture();
+      const out = join(dir, `bad-trace-${command}`);
+      const args = command === "run" ? ["run", file, "--out", out, "--quiet"] : ["validate", file];
+      expect(await main(args, c.io)).toBe(EXIT.badInput);
+      expect(c.err).toContain("traffic[0]: bad-rows.csv:3: dst = 7 is not a host (0..3)");
+      expect(c.err).toContain(
+        "bad-rows.csv:4: sl = 3 is not a service level of this fabric (0..0;",
+      );
+      expect(c.err).not.toMatch(/\n\s+at /);
+      expect(existsSync(out)).toBe(false);
+    }
+  });
+
   it("exits 2 on a file that is missing or not YAML", async () => {
     const c = capture();
     expect(await main(["validate", join(dir, "nope.yaml")], c.io)).toBe(EXIT.badInput);

@@ -19,6 +19,7 @@ export {
   type CcAssignment,
   type Resolved,
   type ResolvedScenario,
+  type ResolveOptions,
   resolveScenario,
   type TrafficEntry,
 } from "./scenario/resolve.js";

@@ -93,7 +93,12 @@ export async function simulate(
 ): Promise<SimulationResult> {
   const started = new Date();
   const t0 = performance.now();
-  const resolved = isResolved(input) ? input : await resolveScenario(input);
+  const resolved = isResolved(input)
+    ? input
+    : await resolveScenario(
+        input,
+        options.baseDir === undefined ? {} : { baseDir: options.baseDir },
+      );
   const network = prepare(resolved);
   const { scenario } = resolved;
   const baseDir = options.baseDir ?? process.cwd();

@@ -43,6 +43,7 @@ export class TrafficFeed {
       const definition = TRAFFIC_PATTERNS[pattern]!;
       const ctx = {
         hostCount: fabric.hosts.length,
+        slCount: scenario.switch.vlCount,
         hostRateGbps: (h: number) => network.hosts[h]!.uplinkRateGbps(),
         mtuBytes: network.hostConfig.mtuBytes,
         rng: rng.split(`traffic/${i}/${pattern}`),

@@ -155,4 +155,13 @@ export const MALFORMED: readonly MalformedCase[] = [
     says: "never ends",
   },
   { what: "no duration", document: withTop({ run: {} }), path: "run", says: "durationUs" },
+  {
+    what: "service level the fabric does not have",
+    document: withTop({
+      switch: { vlCount: 2 },
+      traffic: [{ pattern: "scheduled", flows: [{ src: 0, dst: 1, sl: 2 }] }],
+    }),
+    path: "traffic[0]",
+    says: "flows[0].sl = 2 is not a service level of this fabric (0..1",
+  },
 ];

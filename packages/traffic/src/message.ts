@@ -25,3 +25,8 @@ export function makeMessage(
     ? { srcHost, dstHost, bytes, startPs, sl }
     : { srcHost, dstHost, bytes, startPs, sl, group };
 }
+
+/** The error for a service level the fabric does not have, naming the field. */
+export function slError(field: string, sl: number, slCount: number): string {
+  return `${field} = ${sl} is not a service level of this fabric (0..${slCount - 1}; switch.vlCount sets how many)`;
+}

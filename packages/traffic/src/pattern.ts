@@ -11,6 +11,17 @@ export type PatternParams = z.ZodObject<z.ZodRawShape, z.core.$strict>;
 /** What a pattern's checks may know before a run starts (the fabric is not built yet). */
 export interface CheckContext {
   readonly hostCount: number;
+  /**
+   * Service levels (IB) or priorities (PFC) of the fabric: a message's `sl` must be below it.
+   * Absent: not checked here (the host refuses such a message when it is queued).
+   */
+  readonly slCount?: number;
+  /**
+   * Reads a file named in a scenario, relative to the scenario file, so that checks can look
+   * inside it (the rows of a trace). Absent when there is no scenario file to resolve against:
+   * those checks then happen when the source is built.
+   */
+  readFile?(path: string): string;
 }
 
 // Method syntax makes the parameter bivariant, so that a pattern with a specific schema is

@@ -72,6 +72,16 @@ describe("scheduled", () => {
       "flows[2].src = 300 is not a host (0..255)",
       "flows[2].stopNs = 5 must be after startNs = 5",
     ]);
+    const withSl = scheduled.params.parse({
+      flows: [
+        { src: 0, dst: 1, sl: 1 },
+        { src: 1, dst: 0, sl: 2 },
+      ],
+    });
+    expect(scheduled.check(withSl, { hostCount: 4, slCount: 2 })).toEqual([
+      "flows[1].sl = 2 is not a service level of this fabric (0..1; switch.vlCount sets how many)",
+    ]);
+    expect(scheduled.check(withSl, { hostCount: 4 })).toEqual([]);
     expect(scheduled.params.safeParse({ flows: [] }).success).toBe(false);
     expect(scheduled.params.safeParse({ flows: [{ src: 0, dst: 1, size: 1 }] }).success).toBe(
       false,

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { hostError, hostSchema } from "./hosts.js";
 import { mergeSources } from "./merge.js";
+import { slError } from "./message.js";
 import { PacedStream } from "./paced.js";
 import { definePattern } from "./pattern.js";
 import { bytesSchema } from "./size.js";
@@ -60,6 +61,8 @@ export const scheduled = definePattern({
         if (e !== undefined) errors.push(e);
       }
       if (f.src === f.dst) errors.push(`${at}: src and dst are both host ${f.src}`);
+      const slCount = ctx.slCount ?? Number.POSITIVE_INFINITY;
+      if (f.sl !== undefined && f.sl >= slCount) errors.push(slError(`${at}.sl`, f.sl, slCount));
       if (f.stopNs !== undefined && f.stopNs <= f.startNs) {
         errors.push(`${at}.stopNs = ${f.stopNs} must be after startNs = ${f.startNs}`);
       }

@@ -70,6 +70,27 @@ describe("trace", () => {
     );
   });
 
+  it("checks the rows before the run where it can read the file, service levels included", () => {
+    const params = trace.params.parse({ path: "flows.csv" });
+    const text = "src,dst,bytes,startNs,sl\n0,1,100,0,1\n0,9,100,0,0\n1,2,100,0,2\n";
+    const readFile = (path: string) => {
+      if (path !== "flows.csv") throw new Error(`ENOENT: ${path}`);
+      return text;
+    };
+    expect(trace.check(params, { hostCount: 8, slCount: 2, readFile })).toEqual([
+      [
+        "flows.csv:3: dst = 9 is not a host (0..7)",
+        "flows.csv:4: sl = 2 is not a service level of this fabric (0..1; switch.vlCount sets how many)",
+      ].join("\n"),
+    ]);
+    expect(
+      trace.check(trace.params.parse({ path: "gone.csv" }), { hostCount: 8, readFile }),
+    ).toEqual(["path: cannot read gone.csv (ENOENT: gone.csv)"]);
+    // Without a way to read the file, the rows are checked when the source is built.
+    expect(trace.check(params, { hostCount: 8, slCount: 2 })).toEqual([]);
+    expect(() => replay(text)).toThrow("flows.csv:3: dst = 9 is not a host");
+  });
+
   it("reports a bad header, and stops listing after ten problems", () => {
     expect(() => parseFlowTrace("src,dst,size,startNs\n0,1,1,0\n", 8, "t")).toThrow(
       "t:1: unknown column size (known: src, dst, bytes, startNs, sl, group)\nt:1: header lacks column bytes (want src,dst,bytes,startNs)",

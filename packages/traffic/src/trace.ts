@@ -1,6 +1,6 @@
 import { MAX_TIME_PS, nsToPs, PS_PER_NS } from "@cclab/core-des";
 import { z } from "zod";
-import { makeMessage } from "./message.js";
+import { makeMessage, slError } from "./message.js";
 import { definePattern } from "./pattern.js";
 import type { TrafficMessage } from "./types.js";
 
@@ -26,8 +26,9 @@ export interface FlowTrace {
 /**
  * Parses a flow CSV: a header naming the columns `src,dst,bytes,startNs` (any order, plus
  * optional `sl` and `group`), then one flow per line. Blank lines and lines starting with `#`
- * are skipped; fields are plain (no quoting). Every row is checked (hosts in 0..hostCount − 1 and different, bytes a whole
- * number ≥ 1, startNs a number ≥ 0); a `RangeError` lists the first problems with their line
+ * are skipped; fields are plain (no quoting). Every row is checked (hosts in 0..hostCount − 1
+ * and different, bytes a whole number ≥ 1, startNs a number ≥ 0, sl below `slCount`); a
+ * `RangeError` lists the first problems with their line
  * numbers (`flows.csv:12: dst = 300 is not a host (0..255)`). Rows out of time order are
  * sorted by start time, stably (equal times keep file order).
  */
@@ -36,6 +37,7 @@ export function parseFlowTrace(
   hostCount: number,
   name = "trace",
   shiftNs = 0,
+  slCount = Number.POSITIVE_INFINITY,
 ): FlowTrace {
   const lines = text.split(/\r?\n/);
   const errors: string[] = [];
@@ -102,7 +104,7 @@ export function parseFlowTrace(
       const v = Number(field("sl"));
       if (field("sl") === "" || !Number.isInteger(v) || v < 0) {
         fail(lineNo, `sl = ${field("sl")} is not a whole number ≥ 0`);
-      }
+      } else if (v >= slCount) fail(lineNo, slError("sl", v, slCount));
       sl.push(v);
     }
     if (index.has("group")) group.push(field("group") || undefined);
@@ -156,8 +158,32 @@ export const trace = definePattern({
   description: "trace replay: one message per row of a flow CSV (src,dst,bytes,startNs)",
   params,
   finite: true,
+  // The rows are checked before the run where the scenario's files can be read (cclab
+  // validate and run do), so a bad row is a scenario error, not a failed run.
+  check: (p, ctx) => {
+    if (ctx.readFile === undefined) return [];
+    let text: string;
+    try {
+      text = ctx.readFile(p.path);
+    } catch (error) {
+      return [`path: cannot read ${p.path} (${(error as Error).message})`];
+    }
+    try {
+      parseFlowTrace(text, ctx.hostCount, p.path, p.shiftNs, ctx.slCount);
+    } catch (error) {
+      if (error instanceof RangeError) return [error.message];
+      throw error;
+    }
+    return [];
+  },
   create: (p, ctx) => {
-    const flows = parseFlowTrace(ctx.readFile(p.path), ctx.hostCount, p.path, p.shiftNs);
+    const flows = parseFlowTrace(
+      ctx.readFile(p.path),
+      ctx.hostCount,
+      p.path,
+      p.shiftNs,
+      ctx.slCount,
+    );
     let i = 0;
     return {
       next(): TrafficMessage | undefined {

@@ -50,6 +50,8 @@ export interface BudgetStream {
 /** What a pattern may know of the fabric it feeds. */
 export interface TrafficContext {
   readonly hostCount: number;
+  /** Service levels (IB) or priorities (PFC) of the fabric, as in `CheckContext`. */
+  readonly slCount?: number;
   /** Rate of a host's link, Gb/s: loads are fractions of it. */
   hostRateGbps(host: number): number;
   /** Largest payload per packet, bytes (for patterns that size messages in MTUs). */

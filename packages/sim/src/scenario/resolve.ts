@@ -1,3 +1,5 @@
+import { readFileSync } from "node:fs";
+import { resolve as resolvePath } from "node:path";
 import type { Topology } from "@cclab/fabric";
 import { isFinitePattern, TRAFFIC_PATTERNS } from "@cclab/traffic";
 import type { z } from "zod";
@@ -74,11 +76,28 @@ function resolveHostNames(value: unknown, topology: Topology, key?: string): unk
   return value;
 }
 
+/** Options of {@link resolveScenario}. */
+export interface ResolveOptions {
+  /**
+   * The scenario file's directory: files it names (a trace) are read from there and their
+   * contents checked too. Without it those checks wait for the run.
+   */
+  readonly baseDir?: string;
+}
+
 /**
  * Validates a parsed scenario file (YAML or JSON) and fills in every default. Throws a
  * {@link ScenarioError} listing every problem found, each with the path of its field.
  */
-export async function resolveScenario(input: unknown): Promise<Resolved> {
+export async function resolveScenario(
+  input: unknown,
+  options: ResolveOptions = {},
+): Promise<Resolved> {
+  const { baseDir } = options;
+  const readFile =
+    baseDir === undefined
+      ? undefined
+      : (path: string) => readFileSync(resolvePath(baseDir, path), "utf8");
   const issues: ScenarioIssue[] = [];
   const top = parseWith(scenarioSchema, input, [], issues);
   // Step one failed somewhere: still check the parts that parsed, so the user sees as many
@@ -138,7 +157,12 @@ export async function resolveScenario(input: unknown): Promise<Resolved> {
       | undefined;
     if (params === undefined) return;
     if (topology !== undefined) {
-      for (const message of p.check(params as never, { hostCount: topology.fabric.hosts.length })) {
+      const ctx = {
+        hostCount: topology.fabric.hosts.length,
+        ...(top === undefined ? {} : { slCount: top.switch.vlCount }),
+        ...(readFile === undefined ? {} : { readFile }),
+      };
+      for (const message of p.check(params as never, ctx)) {
         issues.push({ path: `traffic[${i}]`, message });
       }
     }
