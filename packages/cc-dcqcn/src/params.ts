@@ -1,3 +1,4 @@
+import { MAX_TIME_US, TIME_TOO_LATE } from "@cclab/core-des";
 import { z } from "zod";
 
 /**
@@ -60,7 +61,11 @@ export type PresetName = keyof typeof PRESETS;
 
 const positive = (what: string) => z.number().positive().describe(what);
 const micros = (what: string) =>
-  z.number().min(0.001, "must be at least 0.001 µs (1 ns)").describe(what);
+  z
+    .number()
+    .min(0.001, "must be at least 0.001 µs (1 ns)")
+    .max(MAX_TIME_US, TIME_TOO_LATE)
+    .describe(what);
 
 /** What a scenario may write under `params` (units in the keys; all optional). */
 export const paramsInput = z.strictObject({

@@ -1,3 +1,4 @@
+import { MAX_TIME_US, TIME_TOO_LATE } from "@cclab/core-des";
 import { z } from "zod";
 
 /**
@@ -39,7 +40,7 @@ const int = (min: number, max: number, what: string) =>
 const cctFormula = z
   .strictObject({
     entries: z.number().int().min(128).max(16_384).describe("table entries (≥ 128, spec)"),
-    scaleUs: z.number().nonnegative().describe("numerator, µs"),
+    scaleUs: z.number().nonnegative().max(MAX_TIME_US, TIME_TOO_LATE).describe("numerator, µs"),
     divisor: z.number().positive().describe("divisor d"),
   })
   .describe("CCT[i] = scaleUs · i² / divisor² µs (Paper III L1479: 7 and 106)");
@@ -95,10 +96,11 @@ export const paramsInput = z.strictObject({
   cctiTimerUs: z
     .number()
     .min(0.001, "must be at least 0.001 µs (1 ns)")
+    .max(MAX_TIME_US, TIME_TOO_LATE)
     .optional()
     .describe("CCTI_Timer, µs"),
   cctUs: z
-    .array(z.number().nonnegative())
+    .array(z.number().nonnegative().max(MAX_TIME_US, TIME_TOO_LATE))
     .min(128)
     .optional()
     .describe("the CCT as a list of inter-packet delays, µs (≥ 128 entries); else cctFormula"),

@@ -25,7 +25,9 @@ export {
   assertTimePs,
   formatTimePs,
   isTimePs,
+  MAX_TIME_NS,
   MAX_TIME_PS,
+  MAX_TIME_US,
   msToPs,
   nsToPs,
   PS_PER_MS,
@@ -39,6 +41,7 @@ export {
   rateGbps,
   serializationPs,
   sToPs,
+  TIME_TOO_LATE,
   type TimePs,
   usToPs,
 } from "./time.js";

@@ -18,6 +18,14 @@ export const PS_PER_S = 1_000_000_000_000;
 /** Largest representable time: 2^53 − 1 ps (≈ 9007 s). */
 export const MAX_TIME_PS: TimePs = Number.MAX_SAFE_INTEGER;
 
+/** {@link MAX_TIME_PS} in whole ns and µs: the bounds of time fields in those units. */
+export const MAX_TIME_NS = Math.floor(MAX_TIME_PS / PS_PER_NS);
+export const MAX_TIME_US = Math.floor(MAX_TIME_PS / PS_PER_US);
+
+/** The error for a time field beyond {@link MAX_TIME_NS} or {@link MAX_TIME_US}. */
+export const TIME_TOO_LATE =
+  "must be at most 2^53 − 1 ps (about 9007 s), the simulator's largest time";
+
 /** Throws a `RangeError` unless `value` is a non-negative integer ≤ 2^53 − 1. */
 export function assertTimePs(value: number, what = "time"): TimePs {
   if (!Number.isSafeInteger(value) || value < 0) {

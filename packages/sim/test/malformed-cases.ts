@@ -156,6 +156,40 @@ export const MALFORMED: readonly MalformedCase[] = [
   },
   { what: "no duration", document: withTop({ run: {} }), path: "run", says: "durationUs" },
   {
+    what: "duration past the largest time",
+    document: withTop({ run: { durationUs: 1e300 } }),
+    path: "run.durationUs",
+    says: "must be at most 9007199254 µs (the largest time, 2^53 − 1 ps), got 1e+300",
+  },
+  {
+    what: "traffic start past the largest time",
+    document: withTop({ traffic: [{ pattern: "uniform", loadFraction: 0.5, startNs: 1e300 }] }),
+    path: "traffic[0].startNs",
+    says: "must be at most 2^53 − 1 ps (about 9007 s)",
+  },
+  {
+    what: "CC timer past the largest time",
+    document: withTop({
+      cc: { hosts: [{ plugin: "infiniband", hosts: "all", params: { cctiTimerUs: 1e300 } }] },
+    }),
+    path: "cc.hosts[0].params.cctiTimerUs",
+    says: "must be at most 2^53 − 1 ps (about 9007 s)",
+  },
+  {
+    what: "buffer beyond 32-bit sizes",
+    document: withTop({ switch: { buffer: { model: "partitioned", bytesPerPortVl: 1e12 } } }),
+    path: "switch.buffer.bytesPerPortVl",
+    says: "must be at most 2147483647 bytes (2 GiB), got 1000000000000",
+  },
+  {
+    what: "infinite rate",
+    document: withTop({
+      topology: { kind: "single-switch", hosts: 4, rateGbps: Number.POSITIVE_INFINITY },
+    }),
+    path: "topology.rateGbps",
+    says: "must be a rate > 0 Gb/s, got Infinity",
+  },
+  {
     what: "service level the fabric does not have",
     document: withTop({
       switch: { vlCount: 2 },

@@ -35,7 +35,7 @@
  *   traffic `victim`.
  * - Default message: 4096 bytes, two packets of MTU 2048 (L1704).
  */
-import { type RngStream, type TimePs, usToPs } from "@cclab/core-des";
+import { MAX_TIME_US, type RngStream, TIME_TOO_LATE, type TimePs, usToPs } from "@cclab/core-des";
 import { z } from "zod";
 import { allHosts, otherHost } from "./hosts.js";
 import { mergeSources } from "./merge.js";
@@ -299,6 +299,7 @@ export const movingTrees = definePattern({
     lifetimeUs: z
       .number()
       .positive()
+      .max(MAX_TIME_US, TIME_TOO_LATE)
       .default(1000)
       .describe(
         "hotspot lifetime: all hotspots move to new random hosts this often, µs (1000 to 10000)",

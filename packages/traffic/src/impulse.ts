@@ -1,4 +1,4 @@
-import { nsToPs } from "@cclab/core-des";
+import { MAX_TIME_NS, nsToPs, TIME_TOO_LATE } from "@cclab/core-des";
 import { z } from "zod";
 import { allHosts, dstAndSendersErrors, hostListSchema, hostSchema } from "./hosts.js";
 import { makeMessage } from "./message.js";
@@ -11,7 +11,11 @@ import type { TrafficMessage } from "./types.js";
  * to the same destination. Combine with a `uniform` entry for the warm-up and background.
  */
 const params = z.strictObject({
-  atNs: z.number().nonnegative().describe("time every message of the impulse starts, ns"),
+  atNs: z
+    .number()
+    .nonnegative()
+    .max(MAX_TIME_NS, TIME_TOO_LATE)
+    .describe("time every message of the impulse starts, ns"),
   dstHost: hostSchema
     .optional()
     .describe("destination of the impulse; default a seeded random host not among the senders"),

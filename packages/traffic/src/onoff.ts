@@ -1,4 +1,4 @@
-import { PS_PER_US, type RngStream } from "@cclab/core-des";
+import { MAX_TIME_US, PS_PER_US, type RngStream, TIME_TOO_LATE } from "@cclab/core-des";
 import { z } from "zod";
 import { allHosts, dstAndSendersErrors, hostListSchema, hostSchema, otherHost } from "./hosts.js";
 import { mergeSources } from "./merge.js";
@@ -18,8 +18,16 @@ const params = z.strictObject({
   dstHost: hostSchema
     .optional()
     .describe("destination of every burst; default a uniformly random other host per burst"),
-  onUs: z.number().positive().describe("length of an on period (mean, if exponential), µs"),
-  offUs: z.number().positive().describe("length of an off period (mean, if exponential), µs"),
+  onUs: z
+    .number()
+    .positive()
+    .max(MAX_TIME_US, TIME_TOO_LATE)
+    .describe("length of an on period (mean, if exponential), µs"),
+  offUs: z
+    .number()
+    .positive()
+    .max(MAX_TIME_US, TIME_TOO_LATE)
+    .describe("length of an off period (mean, if exponential), µs"),
   durations: z
     .enum(["fixed", "exponential"])
     .default("exponential")

@@ -1,3 +1,4 @@
+import { MAX_TIME_NS, TIME_TOO_LATE } from "@cclab/core-des";
 import { z } from "zod";
 import { hostError, hostSchema } from "./hosts.js";
 import { mergeSources } from "./merge.js";
@@ -17,10 +18,16 @@ const flowSchema = z
   .strictObject({
     src: hostSchema.describe("sending host"),
     dst: hostSchema.describe("receiving host"),
-    startNs: z.number().nonnegative().default(0).describe("time the flow starts, ns"),
+    startNs: z
+      .number()
+      .nonnegative()
+      .max(MAX_TIME_NS, TIME_TOO_LATE)
+      .default(0)
+      .describe("time the flow starts, ns"),
     stopNs: z
       .number()
       .positive()
+      .max(MAX_TIME_NS, TIME_TOO_LATE)
       .optional()
       .describe("time the flow stops (exclusive), ns; default: the run's end"),
     totalBytes: z

@@ -1,4 +1,4 @@
-import { nsToPs, type TimePs } from "@cclab/core-des";
+import { MAX_TIME_NS, nsToPs, TIME_TOO_LATE, type TimePs } from "@cclab/core-des";
 import { z } from "zod";
 
 /**
@@ -8,10 +8,16 @@ import { z } from "zod";
  * with `startNs: 1e6`, rather than a pattern that nests other patterns.
  */
 export const windowShape = {
-  startNs: z.number().nonnegative().default(0).describe("time the pattern starts generating, ns"),
+  startNs: z
+    .number()
+    .nonnegative()
+    .max(MAX_TIME_NS, TIME_TOO_LATE)
+    .default(0)
+    .describe("time the pattern starts generating, ns"),
   stopNs: z
     .number()
     .positive()
+    .max(MAX_TIME_NS, TIME_TOO_LATE)
     .optional()
     .describe("time the pattern stops generating (exclusive), ns; default: the run's end"),
 };

@@ -1,3 +1,4 @@
+import { MAX_TIME_NS, MAX_TIME_US } from "@cclab/core-des";
 import { z } from "zod";
 
 /**
@@ -6,7 +7,14 @@ import { z } from "zod";
  * allowed without opening the docs.
  */
 
-const got = (input: unknown) => (input === undefined ? "nothing" : JSON.stringify(input));
+// What the user gave, as they would write it: JSON shows Infinity and NaN (YAML's .inf, .nan)
+// as null.
+const got = (input: unknown) =>
+  input === undefined
+    ? "nothing"
+    : typeof input === "number" && !Number.isFinite(input)
+      ? String(input)
+      : JSON.stringify(input);
 
 /** A strict object: an unknown key is an error that lists the allowed keys. */
 export function strictObject<Shape extends z.ZodRawShape>(shape: Shape, meaning?: string) {
@@ -38,22 +46,38 @@ export function gbps(meaning: string) {
     .describe(meaning);
 }
 
-/** A whole number of bytes ≥ `min`. */
+/** The largest byte count a field may hold: devices keep sizes and credits in 32-bit integers. */
+const MAX_BYTES = 2 ** 31 - 1;
+
+/** A whole number of bytes ≥ `min` (and at most 2^31 − 1). */
 export function bytes(meaning: string, min = 0) {
   const what = `a whole number of bytes ≥ ${min}`;
   return numberField(what)
     .refine((x) => Number.isInteger(x) && x >= min, {
       error: (i) => `must be ${what}, got ${got(i.input)}`,
+      abort: true,
+    })
+    .refine((x) => x <= MAX_BYTES, {
+      error: (i) => `must be at most ${MAX_BYTES} bytes (2 GiB), got ${got(i.input)}`,
     })
     .describe(meaning);
 }
 
-/** A time (or duration) in the unit of the key's suffix, ≥ `min`. */
+/**
+ * A time (or duration) in the unit of the key's suffix, ≥ `min`, and no later than the
+ * simulator's largest time (2^53 − 1 ps, about 2.5 hours), which the run could not reach.
+ */
 export function time(meaning: string, unit: "ns" | "µs", min = 0, exclusive = false) {
   const what = `a time ${exclusive ? ">" : "≥"} ${min} ${unit}`;
+  const max = unit === "ns" ? MAX_TIME_NS : MAX_TIME_US;
   return numberField(what)
     .refine((x) => Number.isFinite(x) && (exclusive ? x > min : x >= min), {
       error: (i) => `must be ${what}, got ${got(i.input)}`,
+      abort: true,
+    })
+    .refine((x) => x <= max, {
+      error: (i) =>
+        `must be at most ${max} ${unit} (the largest time, 2^53 − 1 ps), got ${got(i.input)}`,
     })
     .describe(meaning);
 }
