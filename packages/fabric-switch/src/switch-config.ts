@@ -201,6 +201,11 @@ export function resolveSwitchConfig(
       `${where}.buffer.model must be "partitioned" or "shared", got ${String((buffer as { model: unknown }).model)}`,
     );
   }
+  if (discipline === "credit" && config.pfc !== undefined) {
+    throw new TypeError(
+      `${where}.pfc applies to PFC flow control only; this fabric uses credits (remove it, or set flowControl: pfc)`,
+    );
+  }
   if (discipline === "pfc" && buffer.model === "partitioned") {
     const pfc = config.pfc;
     if (pfc === undefined) {

@@ -131,6 +131,11 @@ export class Network {
           );
     this.hostConfig = resolveHcaConfig(options.host ?? {}, "host");
     const hostPfc = options.hostPfc ?? this.switchConfig.pfc;
+    if (this.discipline === "credit" && options.hostPfc !== undefined) {
+      throw new TypeError(
+        "hostPfc applies to PFC flow control only; this fabric uses credits (remove it, or set flowControl: pfc)",
+      );
+    }
     if (this.discipline === "pfc" && hostPfc === undefined) {
       throw new TypeError(
         "hostPfc {xoffBytes, xonBytes} is required with PFC and a shared switch buffer",

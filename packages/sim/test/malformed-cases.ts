@@ -182,6 +182,18 @@ export const MALFORMED: readonly MalformedCase[] = [
     says: "must be at most 2147483647 bytes (2 GiB), got 1000000000000",
   },
   {
+    what: "PFC thresholds on a credit fabric",
+    document: withTop({ switch: { pfc: { xoffBytes: 1000, xonBytes: 500 } } }),
+    path: "switch.pfc",
+    says: "applies to PFC flow control only; this fabric uses credits",
+  },
+  {
+    what: "host PFC thresholds on a credit fabric",
+    document: withTop({ host: { pfc: { xoffBytes: 1000, xonBytes: 500 } } }),
+    path: "host.pfc",
+    says: "applies to PFC flow control only; this fabric uses credits",
+  },
+  {
     what: "infinite rate",
     document: withTop({
       topology: { kind: "single-switch", hosts: 4, rateGbps: Number.POSITIVE_INFINITY },
