@@ -76,7 +76,7 @@ export async function runSweep(file: string, options: SweepOptions = {}): Promis
   const loaded = readSweepFile(file);
   const { sweep } = loaded;
   const points = expandPoints(sweep, loaded.baseDocument);
-  const checked = await checkPoints(points);
+  const checked = await checkPoints(points, loaded.baseDir);
   if (checked.every((c) => c.error !== undefined)) {
     throw new SweepError([{ path: `points.${points[0]!.id}`, message: checked[0]!.error! }]);
   }
@@ -182,14 +182,18 @@ export async function runSweep(file: string, options: SweepOptions = {}): Promis
   };
 }
 
-/** Resolves every point before anything runs: its scenario hash, or why it cannot run. */
+/**
+ * Resolves every point before anything runs (files it names read from `baseDir`, the sweep
+ * file's directory): its scenario hash, or why it cannot run.
+ */
 async function checkPoints(
   points: readonly SweepPoint[],
+  baseDir: string,
 ): Promise<{ sha: string; error?: string }[]> {
   const out: { sha: string; error?: string }[] = [];
   for (const point of points) {
     try {
-      const resolved = await resolveScenario(point.document);
+      const resolved = await resolveScenario(point.document, { baseDir });
       out.push({ sha: sha256(JSON.stringify(resolved.scenario)) });
     } catch (error) {
       if (!(error instanceof ScenarioError)) throw error;

@@ -107,6 +107,21 @@ describe("runSweep on this machine's cores", () => {
     expect(existsSync(join(out, "sweep.csv"))).toBe(false);
   });
 
+  it("checks the rows of each point's trace file, relative to the sweep, before running", async () => {
+    writeFileSync(join(dir, "bad-dst.csv"), "src,dst,bytes,startNs\n0,1,1000,0\n0,9,1000,0\n");
+    writeFileSync(join(dir, "bad-sl.csv"), "src,dst,bytes,startNs,sl\n0,1,1000,0,1\n");
+    const file = sweepFile("traces", {
+      set: { traffic: [{ pattern: "trace", path: "bad-dst.csv" }] },
+      axes: { "traffic[0].path": ["bad-dst.csv", "bad-sl.csv"] },
+    });
+    const out = join(dir, "traces");
+    // Rejected as a whole: neither point can run (the second has no service level 1).
+    await expect(runSweep(file, { out, threads: 1, workerFile })).rejects.toThrow(
+      "points.p1: invalid scenario: traffic[0]: bad-dst.csv:3: dst = 9 is not a host (0..3)",
+    );
+    expect(existsSync(join(out, "sweep.csv"))).toBe(false);
+  });
+
   it("keeps every point's CSV series with keepSeries", async () => {
     const file = sweepFile("series", { axes: { "run.durationUs": [20] }, keepSeries: true });
     const out = join(dir, "series");
