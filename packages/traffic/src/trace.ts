@@ -28,9 +28,9 @@ export interface FlowTrace {
  * optional `sl` and `group`), then one flow per line. Blank lines and lines starting with `#`
  * are skipped; fields are plain (no quoting). Every row is checked (hosts in 0..hostCount − 1
  * and different, bytes a whole number ≥ 1, startNs a number ≥ 0, sl below `slCount`); a
- * `RangeError` lists the first problems with their line
- * numbers (`flows.csv:12: dst = 300 is not a host (0..255)`). Rows out of time order are
- * sorted by start time, stably (equal times keep file order).
+ * `RangeError` lists the first problems with their line numbers (`flows.csv:12: dst = 300 is
+ * not a host (0..255)`). Rows out of time order are sorted by start time, stably (equal times
+ * keep file order).
  */
 export function parseFlowTrace(
   text: string,
@@ -159,8 +159,8 @@ const params = z.strictObject({
 });
 
 // The last trace parsed, by its text and parameters: a run checks the rows before it starts
-// (cclab validate, resolveScenario) and again when it builds the source, and parsing the
-// benchmark's 16 k rows once costs about 30 ms of its wall time.
+// (cclab validate, resolveScenario) and again when it builds the source, and each parse of the
+// benchmark's 16 k rows costs about 30 ms.
 let lastParsed:
   | {
       text: string;
