@@ -430,6 +430,35 @@ describe("CCTI timers", () => {
   });
 });
 
+test.prop(
+  [
+    fc.uniqueArray(fc.oneof(fc.nat(5000), fc.integer({ min: 2 ** 31 - 50, max: 2 ** 40 })), {
+      minLength: 1,
+      maxLength: 300,
+    }),
+    fc.array(fc.nat(), { maxLength: 200 }),
+  ],
+  { numRuns: 100 },
+)("finds each flow's throttle among hundreds, ids past 2^31 included", (flowIds, picks) => {
+  const s = sender({ ...NO_TIMER, cctiIncrease: 1, cctiLimit: 127, cctiMin: 0 });
+  for (const flowId of flowIds) s.open(flowId);
+  const expected = new Map(flowIds.map((f) => [f, 0]));
+  for (const pick of picks) {
+    const flowId = flowIds[pick % flowIds.length]!;
+    s.becn(flowId);
+    expected.set(flowId, Math.min(127, expected.get(flowId)! + 1));
+  }
+  s.becn(-1); // no flow (−1 marks a free slot of the table): ignored
+  s.becn(2 ** 41); // never opened: ignored
+  const seen: number[] = [];
+  s.part.sampleFlows?.((flowId, variable, value) => {
+    if (variable !== "ccti") return;
+    seen.push(flowId);
+    expect(value, `flow ${flowId}`).toBe(expected.get(flowId));
+  });
+  expect(seen).toEqual(flowIds); // in the order the flows opened
+});
+
 it("the factory creates the part with the given parameters", () => {
   const factory = senderPartFactory(params.parse({ cctiIncrease: 5, ...NO_TIMER }));
   expect(factory.specVersion).toBe(2);

@@ -111,6 +111,77 @@ class SlTimer implements TimerOwner {
 }
 
 /**
+ * The throttles of one host by flow id, for the BECN of each control packet: open addressing
+ * over a typed array of keys, and a list in the order flows opened for the series. A Map lookup
+ * per BECN measured 3 % of the 648-node forest's time in `onControl` and more in the Map's
+ * own lookup, where a probe here reads one key and one slot.
+ */
+class ThrottlesByFlow {
+  /** Flow ids in insertion order and their throttles. */
+  readonly flowIds: number[] = [];
+  readonly throttles: Throttle[] = [];
+  /** Open-addressing table: a flow id (−1: free) and its index in the lists. */
+  private keys = new Float64Array(16).fill(-1);
+  private slots = new Int32Array(16);
+  private mask = 15;
+  /** 32 − log2(table size): the hash's top bits pick the first slot. */
+  private shift = 28;
+
+  get(flowId: number): Throttle | undefined {
+    // Flow ids are ≥ 0 (−1 marks a free slot); a control packet without a flow has none here.
+    if (!(flowId >= 0)) return undefined;
+    const keys = this.keys;
+    for (let i = slotOf(flowId, this.shift); ; i = (i + 1) & this.mask) {
+      const key = keys[i]!;
+      if (key === flowId) return this.throttles[this.slots[i]!];
+      if (key === -1) return undefined;
+    }
+  }
+
+  set(flowId: number, throttle: Throttle): void {
+    if (!Number.isSafeInteger(flowId) || flowId < 0) {
+      throw new RangeError(`flow ids are whole numbers ≥ 0, got ${flowId}`);
+    }
+    const keys = this.keys;
+    for (let i = slotOf(flowId, this.shift); ; i = (i + 1) & this.mask) {
+      const key = keys[i]!;
+      if (key === flowId) {
+        this.throttles[this.slots[i]!] = throttle;
+        return;
+      }
+      if (key === -1) {
+        keys[i] = flowId;
+        this.slots[i] = this.flowIds.length;
+        this.flowIds.push(flowId);
+        this.throttles.push(throttle);
+        // At most half full, so that probes stay short.
+        if (2 * this.flowIds.length > this.mask + 1) this.grow();
+        return;
+      }
+    }
+  }
+
+  private grow(): void {
+    const size = 2 * (this.mask + 1);
+    this.mask = size - 1;
+    this.shift--;
+    this.keys = new Float64Array(size).fill(-1);
+    this.slots = new Int32Array(size);
+    this.flowIds.forEach((flowId, k) => {
+      let i = slotOf(flowId, this.shift);
+      while (this.keys[i] !== -1) i = (i + 1) & this.mask;
+      this.keys[i] = flowId;
+      this.slots[i] = k;
+    });
+  }
+}
+
+// A flow id's first slot: the top bits of a multiplicative hash of its low 32 bits.
+function slotOf(flowId: number, shift: number): number {
+  return Math.imul(flowId | 0, 0x9e3779b1) >>> shift;
+}
+
+/**
  * The reaction point (Paper II L1269–1277): each BECN raises the CCTI of its flow (or SL) by
  * CCTI_Increase, up to CCTI_Limit; a CCTI_Timer lowers it by one per expiry, down to
  * CCTI_Min; a flow with CCTI > 0 waits CCT[CCTI] after the end of each packet before its next
@@ -140,7 +211,7 @@ export function createSenderPart(p: IbCcParams, context: HostPartContext): Sende
   // Decided once: otherwise the scenario's strings are compared at every BECN.
   const perFlowTimer = p.timer === "per-flow";
   const perSl = p.level === "sl";
-  const byFlow = new Map<number, Throttle>();
+  const byFlow = new ThrottlesByFlow();
   const bySl = new Map<number, Throttle>();
   // `port-sl` only, created at an SL's first BECN.
   const slTimers = new Map<number, SlTimer>();
@@ -193,7 +264,9 @@ export function createSenderPart(p: IbCcParams, context: HostPartContext): Sende
     },
     counters: () => ({ becnReceived, cctiDecrements: shared.cctiDecrements }),
     sampleFlows(visit): void {
-      for (const [flowId, t] of byFlow) {
+      for (let k = 0; k < byFlow.flowIds.length; k++) {
+        const flowId = byFlow.flowIds[k]!;
+        const t = byFlow.throttles[k]!;
         visit(flowId, "ccti", t.ccti);
         // The rate the throttle allows for packets of the last size sent (line rate at 0).
         const size = t.lastSizeBytes;

@@ -232,6 +232,12 @@ export class Hca implements LinkReceiver, LinkSender {
   private down = -1;
   private readonly links: LinkSet;
   private readonly queuePairs = new Map<number, QueuePair>();
+  /**
+   * The queue pair a message last went to: a sender's messages mostly go to the destination of
+   * the one before (a forest's tree contributors send only to their hotspot), and the Map lookup
+   * it saves missed the cache on a large fabric.
+   */
+  private lastQueuePair: QueuePair | undefined;
   /** Queue pairs with data whose gate allowed them when last asked, in round-robin order. */
   private readonly active = new Fifo<QueuePair>(8);
   /**
@@ -850,6 +856,8 @@ export class Hca implements LinkReceiver, LinkSender {
   }
 
   private queuePair(dstHost: number, sl: number): QueuePair {
+    const last = this.lastQueuePair;
+    if (last !== undefined && last.dstHost === dstHost && last.sl === sl) return last;
     const key = dstHost * this.vlCount + sl;
     let qp = this.queuePairs.get(key);
     if (qp === undefined) {
@@ -858,6 +866,7 @@ export class Hca implements LinkReceiver, LinkSender {
       qp.gate = this.senderPart?.openFlow({ flowId, srcHost: this.index, dstHost, sl });
       this.queuePairs.set(key, qp);
     }
+    this.lastQueuePair = qp;
     return qp;
   }
 
