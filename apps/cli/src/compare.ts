@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { compareRuns, comparisonCsv, comparisonRows, writeFigures } from "@cclab/plot";
 import { table } from "@cclab/sim";
 import { EXIT, type Io, UsageError } from "./errors.js";
+import { checkOutDir } from "./out-dir.js";
 
 /** `cclab compare <dir> <dir> ... [--out DIR]`. */
 export async function compare(
@@ -27,6 +28,7 @@ export async function compare(
   const transposed = header.slice(1).map((h, i) => [h, ...rows.map((r) => r[i + 1]!)]);
   const text = `${table(["", ...rows.map((r) => r[0]!)], transposed).join("\n")}\n`;
   const out = values.out ?? join("results", "compare");
+  checkOutDir(out, "compare");
   mkdirSync(out, { recursive: true });
   writeFileSync(join(out, "compare.csv"), comparisonCsv(comparison));
   writeFileSync(

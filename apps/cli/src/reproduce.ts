@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { experimentIds, reproduce as runReproductions, SCENARIOS_DIR } from "@cclab/reproduce";
 import { EXIT, type Io, UsageError } from "./errors.js";
+import { checkOutDir } from "./out-dir.js";
 
 /** `cclab reproduce <id ...> | --all [--quick] [--out DIR]`. */
 export async function reproduce(
@@ -30,6 +31,7 @@ export async function reproduce(
     );
   }
   const out = values.out ?? join("results", "reproduce");
+  checkOutDir(out, "reproduce");
   const reportFile = join(out, "reproductions.md");
   const entries = await runReproductions({
     ...(values.all === true ? {} : { only: positionals }),

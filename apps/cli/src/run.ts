@@ -12,6 +12,7 @@ import {
   writeResults,
 } from "@cclab/sim";
 import { EXIT, type Io, UsageError } from "./errors.js";
+import { checkOutDir } from "./out-dir.js";
 import { progressLine } from "./progress.js";
 
 export interface RunValues {
@@ -58,6 +59,7 @@ export async function runOrValidate(
     return EXIT.ok;
   }
   const out = values.out ?? join("results", resolved.scenario.name);
+  checkOutDir(out, command);
   let started = false;
   const showProgress = values.quiet !== true && io.stderr.isTTY === true;
   const controller = new AbortController();

@@ -8,6 +8,7 @@ import {
   type SweepProgress,
 } from "@cclab/sweep";
 import { EXIT, type Io, UsageError } from "./errors.js";
+import { checkOutDir } from "./out-dir.js";
 import { sweepProgressLine } from "./progress.js";
 
 export interface SweepValues {
@@ -58,6 +59,8 @@ export async function sweep(
     throw new UsageError("cclab sweep: --queue names a Redis queue; give --redis too");
   }
   const redis = values.redis === undefined ? undefined : redisUrl(values.redis, "sweep");
+  // The sweep's own directory under results/ is named in its file; checked here is the folder.
+  checkOutDir(values.out ?? "results", "sweep");
   const showProgress = values.quiet !== true && io.stderr.isTTY === true;
   const controller = new AbortController();
   const onSigint = () => controller.abort(new Error("interrupted"));

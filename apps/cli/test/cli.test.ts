@@ -109,6 +109,37 @@ describe("cclab", () => {
     }
   });
 
+  it("exits 2 before any work when --out names a file, for every command that writes", async () => {
+    const file = scenarioFile("out-file", { ...VALID, run: { durationUs: 20 } });
+    const taken = join(dir, "taken.txt");
+    writeFileSync(taken, "not a directory\n");
+    const sweep = join(dir, "out-file-sweep.yaml");
+    writeFileSync(
+      sweep,
+      stringify({ name: "s", base: "out-file.yaml", axes: { "run.durationUs": [20] } }),
+    );
+    const run = join(dir, "out-file-run");
+    expect(await main(["run", file, "--quiet", "--no-plots", "--out", run], capture().io)).toBe(
+      EXIT.ok,
+    );
+    const commands = [
+      ["run", file, "--quiet"],
+      ["run", file, "--quiet", "--out", join(taken, "below")],
+      ["sweep", sweep, "--quiet"],
+      ["compare", run, run],
+      ["reproduce", "paper2-one-switch-single", "--quick"],
+    ];
+    for (const args of commands) {
+      const c = capture();
+      const outArgs = args.includes("--out") ? [] : ["--out", taken];
+      expect(await main([...args, ...outArgs], c.io), args.join(" ")).toBe(EXIT.badInput);
+      expect(c.err).toContain(`cannot write results to `);
+      expect(c.err).toContain(`${taken} is a file, not a directory (choose another --out)`);
+      expect(c.err).not.toMatch(/\n\s+at /);
+    }
+    expect(readFileSync(taken, "utf8")).toBe("not a directory\n");
+  });
+
   it("exits 2 on a file that is missing or not YAML", async () => {
     const c = capture();
     expect(await main(["validate", join(dir, "nope.yaml")], c.io)).toBe(EXIT.badInput);
