@@ -127,6 +127,55 @@ describe("LinkSet, many links sharing one reverse-channel pool", () => {
 
   test.prop(
     [
+      fc.integer({ min: 1, max: 3 }),
+      fc.array(
+        fc.record({
+          link: fc.nat(),
+          sizeBytes: fc.integer({ min: 1, max: 4096 }),
+          gapPs: fc.integer({ min: 0, max: 400_000 }),
+        }),
+        { minLength: 50, maxLength: 600 },
+      ),
+    ],
+    { numRuns: 40 },
+  )(
+    "keeps each link's packets in order while deliveries and sends interleave",
+    (linkCount, sends) => {
+      const scheduler = new Scheduler();
+      const packets = new Packets(16);
+      const links = new LinkSet(scheduler, packets, 1, "pfc");
+      const got: [number, number, number][][] = [];
+      for (let l = 0; l < linkCount; l++) {
+        links.add(25, 1_000_000);
+        got.push([]);
+        links.connect(
+          l,
+          { flowControlChanged: () => {} },
+          0,
+          { receivePacket: (p, _port, tail) => got[l]!.push([p, scheduler.nowPs, tail]) },
+          0,
+          { cutThroughBytes: Number.POSITIVE_INFINITY, processingPs: 0 },
+        );
+      }
+      const busyUntil = new Array<number>(linkCount).fill(0);
+      const want: [number, number, number][][] = got.map(() => []);
+      let now = 0;
+      for (const send of sends) {
+        now += send.gapPs;
+        scheduler.run({ untilPs: now });
+        const l = send.link % linkCount;
+        const p = packets.create({ sizeBytes: send.sizeBytes });
+        busyUntil[l] = Math.max(busyUntil[l]!, now) + serializationPs(send.sizeBytes, 25);
+        links.transmit(l, p, busyUntil[l]!);
+        want[l]!.push([p, busyUntil[l]! + 1_000_000, busyUntil[l]! + 1_000_000]);
+      }
+      scheduler.run();
+      expect(got).toEqual(want);
+    },
+  );
+
+  test.prop(
+    [
       fc.integer({ min: 17, max: 40 }),
       fc.array(
         fc.record({
