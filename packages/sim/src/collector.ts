@@ -81,7 +81,11 @@ export class FlowRecord {
   offeredBytes = 0;
   completedMessages = 0;
   latencyPs: Histogram | undefined;
-  mctPs: Histogram | undefined;
+  // Completion times of its messages after warm-up: the first as a number, a histogram from
+  // the second on. Most flows of a trace carry one message (uniform256: 12,549 of 14,187), and
+  // a histogram each (two typed arrays) was 64 ms of that run's 5.3 s CPU profile.
+  private soleMctPs = -1;
+  private mctPs: Histogram | undefined;
 
   constructor(
     private readonly counters: FlowCounters,
@@ -94,6 +98,23 @@ export class FlowRecord {
     readonly group: string,
   ) {
     counters.open(index);
+  }
+
+  addMct(fctPs: number): void {
+    if (this.mctPs !== undefined) this.mctPs.add(fctPs);
+    else if (this.soleMctPs < 0) this.soleMctPs = fctPs;
+    else {
+      this.mctPs = new Histogram();
+      this.mctPs.add(this.soleMctPs);
+      this.mctPs.add(fctPs);
+    }
+  }
+
+  /** Its message completion times in `scale` units (what a histogram of one sample gives). */
+  mctPercentiles(scale: number): Percentiles | null {
+    if (this.mctPs !== undefined || this.soleMctPs < 0) return percentilesOf(this.mctPs, scale);
+    const v = round(this.soleMctPs * scale);
+    return { count: 1, mean: v, p50: v, p99: v, p999: v, max: v };
   }
 
   private counter(field: Counter): number {
@@ -214,10 +235,7 @@ export class Collector {
       const fct = c.completedPs - c.createdPs;
       this.mctPs.add(fct);
       this.slowdown.add(fct / idealPs);
-      if (this.perFlowStats) {
-        if (flow.mctPs === undefined) flow.mctPs = new Histogram();
-        flow.mctPs.add(fct);
-      }
+      if (this.perFlowStats) flow.addMct(fct);
     }
     if (this.messages.length < this.maxMessageRecords) {
       this.messages.push({

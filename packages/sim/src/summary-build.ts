@@ -112,7 +112,7 @@ function flowTable(
     meanGbps: rates[i]!,
     firstInjectionUs: f.lastDeliveryPs < 0 ? null : round(f.firstInjectionPs * PS_TO_US),
     lastDeliveryUs: f.lastDeliveryPs < 0 ? null : round(f.lastDeliveryPs * PS_TO_US),
-    mctUs: percentilesOf(f.mctPs, PS_TO_US),
+    mctUs: f.mctPercentiles(PS_TO_US),
     latencyNs: latencies[f.index]!,
   }));
 }
