@@ -67,3 +67,38 @@ describe("host-throughput.csv", () => {
     }
   });
 });
+
+describe("flows[].mctUs", () => {
+  it("summarises each flow's messages created after warm-up, as messages.csv lists them", async () => {
+    const result = await simulate({
+      ...scenario(true),
+      metrics: { series: [], flowTable: true },
+    });
+    const rows = csvRows(result, "messages.csv");
+    const byFlow = new Map<string, number[]>();
+    for (const row of rows) {
+      if (Number(row.start_us) < 50) continue;
+      const list = byFlow.get(row.flow!) ?? [];
+      list.push(Number(row.fct_us));
+      byFlow.set(row.flow!, list);
+    }
+    const counts = new Set<number>();
+    for (const flow of result.summary.flows) {
+      const fcts = (byFlow.get(String(flow.id)) ?? []).sort((a, b) => a - b);
+      if (fcts.length === 0) {
+        expect(flow.mctUs).toBeNull();
+        continue;
+      }
+      counts.add(Math.min(fcts.length, 3));
+      const rank = (q: number) => fcts[Math.max(0, Math.ceil(q * fcts.length) - 1)]!;
+      expect(flow.mctUs!.count).toBe(fcts.length);
+      expect(flow.mctUs!.max).toBeCloseTo(fcts.at(-1)!, 5);
+      expect(flow.mctUs!.p50).toBeCloseTo(rank(0.5), 5);
+      expect(flow.mctUs!.p99).toBeCloseTo(rank(0.99), 5);
+      const mean = fcts.reduce((a, b) => a + b, 0) / fcts.length;
+      expect(flow.mctUs!.mean).toBeCloseTo(mean, 4);
+    }
+    // Flows of one message, of two, and of more: each way a flow keeps its times.
+    expect([...counts].sort()).toEqual([1, 2, 3]);
+  });
+});
