@@ -79,6 +79,28 @@ describe("Link, a delay line", () => {
   });
 });
 
+// `linkCount` store-and-forward links at 25 Gb/s on a PFC fabric, each recording what it
+// delivers as (packet, time, tail time) in `got[link]`.
+function recordingLinks(linkCount: number, latencyPs: (l: number) => number, processingPs: number) {
+  const scheduler = new Scheduler();
+  const packets = new Packets(16);
+  const links = new LinkSet(scheduler, packets, 1, "pfc");
+  const got: [number, number, number][][] = [];
+  for (let l = 0; l < linkCount; l++) {
+    links.add(25, latencyPs(l));
+    got.push([]);
+    links.connect(
+      l,
+      { flowControlChanged: () => {} },
+      0,
+      { receivePacket: (p, _port, tail) => got[l]!.push([p, scheduler.nowPs, tail]) },
+      0,
+      { cutThroughBytes: Number.POSITIVE_INFINITY, processingPs },
+    );
+  }
+  return { scheduler, packets, links, got };
+}
+
 describe("LinkSet, many links sharing one reverse-channel pool", () => {
   test.prop(
     [
@@ -92,22 +114,11 @@ describe("LinkSet, many links sharing one reverse-channel pool", () => {
   )(
     "delivers the packets of each link in order, each at its own tail time, past the first 1024 ids",
     (linkCount, sends) => {
-      const scheduler = new Scheduler();
-      const packets = new Packets(16);
-      const links = new LinkSet(scheduler, packets, 1, "pfc");
-      const got: [number, number, number][][] = [];
-      for (let l = 0; l < linkCount; l++) {
-        links.add(25, 1_000 + 300 * l);
-        got.push([]);
-        links.connect(
-          l,
-          { flowControlChanged: () => {} },
-          0,
-          { receivePacket: (p, _port, tail) => got[l]!.push([p, scheduler.nowPs, tail]) },
-          0,
-          { cutThroughBytes: Number.POSITIVE_INFINITY, processingPs: 5 },
-        );
-      }
+      const { scheduler, packets, links, got } = recordingLinks(
+        linkCount,
+        (l) => 1_000 + 300 * l,
+        5,
+      );
       // Every packet is sent at time 0, back to back on its link: the k-th one ends after the
       // serialization of all up to it.
       const busyUntil = new Array<number>(linkCount).fill(0);
@@ -141,22 +152,7 @@ describe("LinkSet, many links sharing one reverse-channel pool", () => {
   )(
     "keeps each link's packets in order while deliveries and sends interleave",
     (linkCount, sends) => {
-      const scheduler = new Scheduler();
-      const packets = new Packets(16);
-      const links = new LinkSet(scheduler, packets, 1, "pfc");
-      const got: [number, number, number][][] = [];
-      for (let l = 0; l < linkCount; l++) {
-        links.add(25, 1_000_000);
-        got.push([]);
-        links.connect(
-          l,
-          { flowControlChanged: () => {} },
-          0,
-          { receivePacket: (p, _port, tail) => got[l]!.push([p, scheduler.nowPs, tail]) },
-          0,
-          { cutThroughBytes: Number.POSITIVE_INFINITY, processingPs: 0 },
-        );
-      }
+      const { scheduler, packets, links, got } = recordingLinks(linkCount, () => 1_000_000, 0);
       const busyUntil = new Array<number>(linkCount).fill(0);
       const want: [number, number, number][][] = got.map(() => []);
       let now = 0;
