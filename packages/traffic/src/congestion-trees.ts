@@ -35,13 +35,14 @@
  *   traffic `victim`.
  * - Default message: 4096 bytes, two packets of MTU 2048 (L1704).
  */
-import { MAX_TIME_US, type RngStream, TIME_TOO_LATE, type TimePs, usToPs } from "@cclab/core-des";
+import { type RngStream, type TimePs, usToPs } from "@cclab/core-des";
 import { z } from "zod";
 import { allHosts, otherHost } from "./hosts.js";
 import { mergeSources } from "./merge.js";
 import { earnedPs, PacedStream, type PacedStreamOptions } from "./paced.js";
 import { type CheckContext, definePattern } from "./pattern.js";
 import { bytesSchema } from "./size.js";
+import { timeUs } from "./time-fields.js";
 import type { BudgetStream, TrafficContext, TrafficSource } from "./types.js";
 import { windowErrors, windowPs, windowShape } from "./window.js";
 
@@ -296,10 +297,7 @@ export const movingTrees = definePattern({
     "Paper IV moving forest: silent or windy trees whose hotspots all move every lifetime",
   params: z.strictObject({
     hotspots: hotspotsField,
-    lifetimeUs: z
-      .number()
-      .positive()
-      .max(MAX_TIME_US, TIME_TOO_LATE)
+    lifetimeUs: timeUs("> 0")
       .default(1000)
       .describe(
         "hotspot lifetime: all hotspots move to new random hosts this often, µs (1000 to 10000)",

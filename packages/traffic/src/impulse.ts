@@ -1,9 +1,10 @@
-import { MAX_TIME_NS, nsToPs, TIME_TOO_LATE } from "@cclab/core-des";
+import { nsToPs } from "@cclab/core-des";
 import { z } from "zod";
 import { allHosts, dstAndSendersErrors, hostListSchema, hostSchema } from "./hosts.js";
 import { makeMessage } from "./message.js";
 import { definePattern } from "./pattern.js";
 import { bytesSchema } from "./size.js";
+import { timeNs } from "./time-fields.js";
 import type { TrafficMessage } from "./types.js";
 
 /**
@@ -11,11 +12,7 @@ import type { TrafficMessage } from "./types.js";
  * to the same destination. Combine with a `uniform` entry for the warm-up and background.
  */
 const params = z.strictObject({
-  atNs: z
-    .number()
-    .nonnegative()
-    .max(MAX_TIME_NS, TIME_TOO_LATE)
-    .describe("time every message of the impulse starts, ns"),
+  atNs: timeNs("≥ 0").describe("time every message of the impulse starts, ns"),
   dstHost: hostSchema
     .optional()
     .describe("destination of the impulse; default a seeded random host not among the senders"),

@@ -1,4 +1,4 @@
-import { MAX_TIME_US, PS_PER_US, type RngStream, TIME_TOO_LATE } from "@cclab/core-des";
+import { PS_PER_US, type RngStream } from "@cclab/core-des";
 import { z } from "zod";
 import { allHosts, dstAndSendersErrors, hostListSchema, hostSchema, otherHost } from "./hosts.js";
 import { mergeSources } from "./merge.js";
@@ -6,6 +6,7 @@ import { makeMessage } from "./message.js";
 import { offsetPs } from "./paced.js";
 import { definePattern } from "./pattern.js";
 import { bytesSchema } from "./size.js";
+import { timeUs } from "./time-fields.js";
 import type { TrafficMessage, TrafficSource } from "./types.js";
 import { type WindowPs, windowErrors, windowPs, windowShape } from "./window.js";
 
@@ -18,16 +19,8 @@ const params = z.strictObject({
   dstHost: hostSchema
     .optional()
     .describe("destination of every burst; default a uniformly random other host per burst"),
-  onUs: z
-    .number()
-    .positive()
-    .max(MAX_TIME_US, TIME_TOO_LATE)
-    .describe("length of an on period (mean, if exponential), µs"),
-  offUs: z
-    .number()
-    .positive()
-    .max(MAX_TIME_US, TIME_TOO_LATE)
-    .describe("length of an off period (mean, if exponential), µs"),
+  onUs: timeUs("> 0").describe("length of an on period (mean, if exponential), µs"),
+  offUs: timeUs("> 0").describe("length of an off period (mean, if exponential), µs"),
   durations: z
     .enum(["fixed", "exponential"])
     .default("exponential")

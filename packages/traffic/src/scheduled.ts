@@ -1,4 +1,3 @@
-import { MAX_TIME_NS, TIME_TOO_LATE } from "@cclab/core-des";
 import { z } from "zod";
 import { hostError, hostSchema } from "./hosts.js";
 import { mergeSources } from "./merge.js";
@@ -6,6 +5,7 @@ import { slError } from "./message.js";
 import { PacedStream } from "./paced.js";
 import { definePattern } from "./pattern.js";
 import { bytesSchema } from "./size.js";
+import { timeNs } from "./time-fields.js";
 import { windowPs } from "./window.js";
 
 /**
@@ -18,16 +18,8 @@ const flowSchema = z
   .strictObject({
     src: hostSchema.describe("sending host"),
     dst: hostSchema.describe("receiving host"),
-    startNs: z
-      .number()
-      .nonnegative()
-      .max(MAX_TIME_NS, TIME_TOO_LATE)
-      .default(0)
-      .describe("time the flow starts, ns"),
-    stopNs: z
-      .number()
-      .positive()
-      .max(MAX_TIME_NS, TIME_TOO_LATE)
+    startNs: timeNs("≥ 0").default(0).describe("time the flow starts, ns"),
+    stopNs: timeNs("> 0")
       .optional()
       .describe("time the flow stops (exclusive), ns; default: the run's end"),
     totalBytes: z

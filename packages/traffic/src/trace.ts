@@ -1,7 +1,8 @@
-import { MAX_TIME_NS, MAX_TIME_PS, nsToPs, PS_PER_NS, TIME_TOO_LATE } from "@cclab/core-des";
+import { MAX_TIME_PS, nsToPs, PS_PER_NS } from "@cclab/core-des";
 import { z } from "zod";
 import { makeMessage, slError } from "./message.js";
 import { definePattern } from "./pattern.js";
+import { timeNs } from "./time-fields.js";
 import type { TrafficMessage } from "./types.js";
 
 /** Columns a flow trace must have (`../shared/bench/uniform256-flows.csv`). */
@@ -150,12 +151,7 @@ const params = z.strictObject({
     .describe(
       "flow CSV with header src,dst,bytes,startNs (optional sl, group), relative to the scenario",
     ),
-  shiftNs: z
-    .number()
-    .nonnegative()
-    .max(MAX_TIME_NS, TIME_TOO_LATE)
-    .default(0)
-    .describe("added to every flow's startNs, ns"),
+  shiftNs: timeNs("≥ 0").default(0).describe("added to every flow's startNs, ns"),
 });
 
 // The last trace parsed, by its text and parameters: a run checks the rows before it starts

@@ -1,5 +1,5 @@
-import { MAX_TIME_NS, nsToPs, TIME_TOO_LATE, type TimePs } from "@cclab/core-des";
-import { z } from "zod";
+import { nsToPs, type TimePs } from "@cclab/core-des";
+import { timeNs } from "./time-fields.js";
 
 /**
  * The time window every generating pattern accepts. A step change of traffic (SRP's step
@@ -8,16 +8,8 @@ import { z } from "zod";
  * with `startNs: 1e6`, rather than a pattern that nests other patterns.
  */
 export const windowShape = {
-  startNs: z
-    .number()
-    .nonnegative()
-    .max(MAX_TIME_NS, TIME_TOO_LATE)
-    .default(0)
-    .describe("time the pattern starts generating, ns"),
-  stopNs: z
-    .number()
-    .positive()
-    .max(MAX_TIME_NS, TIME_TOO_LATE)
+  startNs: timeNs("≥ 0").default(0).describe("time the pattern starts generating, ns"),
+  stopNs: timeNs("> 0")
     .optional()
     .describe("time the pattern stops generating (exclusive), ns; default: the run's end"),
 };
