@@ -365,11 +365,17 @@ export class Switch implements LinkReceiver, LinkSender {
         : table.selection === "flow-hash"
           ? Select.Hash
           : Select.Random;
-    this.routeStart = new Int32Array(table.candidates.length + 1);
-    for (let d = 0; d < table.candidates.length; d++) {
-      this.routeStart[d + 1] = this.routeStart[d]! + table.candidates[d]!.length;
+    const candidates = table.candidates;
+    this.routeStart = new Int32Array(candidates.length + 1);
+    for (let d = 0; d < candidates.length; d++) {
+      this.routeStart[d + 1] = this.routeStart[d]! + candidates[d]!.length;
     }
-    this.routePorts = Int32Array.from(table.candidates.flat());
+    // Copied list by list: `Int32Array.from(candidates.flat())` went through an iterator per
+    // entry and took 4.3 s of an 8.8 s `cclab validate` of a 4096-host leaf–spine (128
+    // switches, 262 k candidates at each leaf).
+    this.routePorts = new Int32Array(this.routeStart[candidates.length]!);
+    for (let d = 0; d < candidates.length; d++)
+      this.routePorts.set(candidates[d]!, this.routeStart[d]!);
   }
 
   /** Credit blocks an input port holds per VL (what the upstream starts with). */
