@@ -7,33 +7,38 @@ import { type HcaConfig, resolveHcaConfig } from "./hca-config.js";
 const RATE_GBPS = 10;
 const LATENCY_PS = 100_000;
 
-// Two hosts cabled back to back, credit flow control: the smallest fabric a host runs in.
-function pair(config: Partial<HcaConfig> = {}, vlCount = 1, latencyStats = true) {
+// Two hosts cabled back to back, credit flow control: the smallest fabric a host runs in. They
+// are hosts 0 and 1 of 2 unless `indices` and `hostCount` place them in a larger fabric.
+function pair(
+  config: Partial<HcaConfig> = {},
+  vlCount = 1,
+  latencyStats = true,
+  { indices = [0, 1], hostCount = 2 }: { indices?: [number, number]; hostCount?: number } = {},
+) {
   const scheduler = new Scheduler();
   const packets = new Packets();
   const links = new LinkSet(scheduler, packets, vlCount, "credit");
   const hosts: Hca[] = [];
   const kinds = registerHcaEvents(scheduler, hosts);
   let nextId = 0;
-  for (const index of [0, 1]) {
-    hosts.push(
-      new Hca({
-        index,
-        name: `H${index}`,
-        hostCount: 2,
-        vlCount,
-        config: resolveHcaConfig(config),
-        discipline: "credit",
-        scheduler,
-        packets,
-        links,
-        kinds,
-        nextMessageId: () => nextId++,
-        latencyStats,
-      }),
-    );
+  // The event handlers find a host by its index.
+  for (const index of indices) {
+    hosts[index] = new Hca({
+      index,
+      name: `H${index}`,
+      hostCount,
+      vlCount,
+      config: resolveHcaConfig(config),
+      discipline: "credit",
+      scheduler,
+      packets,
+      links,
+      kinds,
+      nextMessageId: () => nextId++,
+      latencyStats,
+    });
   }
-  const [a, b] = hosts as [Hca, Hca];
+  const [a, b] = [hosts[indices[0]]!, hosts[indices[1]]!];
   const ab = links.add(RATE_GBPS, LATENCY_PS);
   const ba = links.add(RATE_GBPS, LATENCY_PS);
   a.attach(ab, ba);
@@ -91,6 +96,32 @@ describe("Hca", () => {
     expect(a.injectedBytesByFlow().get(1)).toBe(5000);
     expect(b.totalLatencyPs.summary().count).toBe(3);
     expect(b.networkLatencyPs.summary().min).toBe(serializationPs(930, RATE_GBPS) + LATENCY_PS);
+  });
+
+  it("keeps each source's delivered bytes apart in a large fabric (records made page by page)", () => {
+    // Hosts 513 and 2 of 600, two SLs: the sources 513·2 + sl sit in the fifth page of 256
+    // queue pairs at host 2, and 2·2 + sl in the first at host 513.
+    const { scheduler, a, b } = pair({ mtuBytes: 1024 }, 2, false, {
+      indices: [513, 2],
+      hostCount: 600,
+    });
+    a.addMessage({ dstHost: 2, bytes: 3000, startPs: 0, sl: 0 });
+    a.addMessage({ dstHost: 2, bytes: 5000, startPs: 0, sl: 1 });
+    a.addMessage({ dstHost: 2, bytes: 700, startPs: 0, sl: 1 });
+    b.addMessage({ dstHost: 513, bytes: 4100, startPs: 0, sl: 1 });
+    scheduler.run();
+    const flow = (src: number, dst: number, sl: number) => (src * 600 + dst) * 2 + sl;
+    expect([...b.deliveredBytesByFlow]).toEqual([
+      [flow(513, 2, 0), 3000],
+      [flow(513, 2, 1), 5700],
+    ]);
+    expect([...a.deliveredBytesByFlow]).toEqual([[flow(2, 513, 1), 4100]]);
+    expect(b.completions.map((c) => [c.flowId, c.bytes])).toEqual([
+      [flow(513, 2, 0), 3000],
+      [flow(513, 2, 1), 5000],
+      [flow(513, 2, 1), 700],
+    ]);
+    expect(a.completions.map((c) => [c.flowId, c.bytes])).toEqual([[flow(2, 513, 1), 4100]]);
   });
 
   it("spaces packet starts by size × 8 / injectionCapGbps", () => {

@@ -157,8 +157,10 @@ export class Collector {
   /** Every flow, in order of its first message (a flow's `index`). */
   readonly flows: FlowRecord[] = [];
   /**
-   * Each flow's index by flow id (−1: none yet), for the per-packet lookup (flow ids are dense:
-   * (src × hosts + dst) × VLs + SL). An array lookup instead of a map lookup per delivered packet.
+   * Each flow's index plus one by flow id (0: none yet), for the per-packet lookup (flow ids are
+   * dense: (src × hosts + dst) × VLs + SL). An array lookup instead of a map lookup per delivered
+   * packet. Its size grows with the square of the hosts; stored plus one, it needs no
+   * initialising pass, so the pages of host pairs that never exchange a message take no memory.
    */
   private readonly indexById: Int32Array;
   private readonly counters = new FlowCounters();
@@ -219,7 +221,7 @@ export class Collector {
       ? new FlowLatencySamples(options.latencySampleLimit ?? LATENCY_SAMPLE_LIMIT)
       : undefined;
     const hosts = network.hosts.length;
-    this.indexById = new Int32Array(hosts * hosts * network.switchConfig.vlCount).fill(-1);
+    this.indexById = new Int32Array(hosts * hosts * network.switchConfig.vlCount);
     network.onDelivery((packet, now) => this.delivered(packet, now));
     for (const host of network.hosts) host.onMessageComplete((c) => this.completed(c));
   }
@@ -227,7 +229,7 @@ export class Collector {
   // A message was received completely: its completion time, slowdown and record.
   private completed(c: MessageCompletion): void {
     this.completedMessages++;
-    const flow = this.flows[this.indexById[c.flowId]!]!;
+    const flow = this.flows[this.indexById[c.flowId]! - 1]!;
     flow.completedMessages++;
     if (c.completedPs > this.lastCompletionPs) this.lastCompletionPs = c.completedPs;
     const idealPs = this.ideal.messagePs(c.srcHost, c.dstHost, c.bytes);
@@ -255,12 +257,12 @@ export class Collector {
   /** Notes a message offered by the traffic (before it is handed to its host). */
   offered(src: number, dst: number, sl: number, bytes: number, group: string): void {
     const id = flowIdOf(src, dst, sl, this.network.hosts.length, this.network.switchConfig.vlCount);
-    let index = this.indexById[id]!;
+    let index = this.indexById[id]! - 1;
     if (index < 0) {
       index = this.flows.length;
       const flow = new FlowRecord(this.counters, index, id, src, dst, sl, group);
       this.flows.push(flow);
-      this.indexById[id] = index;
+      this.indexById[id] = index + 1;
       const r = index * Counter.Stride;
       if (this.seriesFlows.length < this.maxFlowSeries) {
         this.counters.values[r + Counter.SeriesIndex] = this.seriesFlows.length;
@@ -296,7 +298,7 @@ export class Collector {
       if (this.controlByCode[code]++ === 0) this.controlKindNames[code] = packets.kind(packet);
       return;
     }
-    const index = this.indexById[packets.flowId[packet]!]!;
+    const index = this.indexById[packets.flowId[packet]!]! - 1;
     const counters = this.counters.values;
     const r = index * Counter.Stride;
     const bytes = packets.payloadBytes[packet]!;
