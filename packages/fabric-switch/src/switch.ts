@@ -412,15 +412,7 @@ export class Switch implements LinkReceiver, LinkSender {
 
   /** A read-only view of one port, for switch parts of CC schemes. */
   portView(port: number): PortView {
-    const v = this.vlCount;
-    return {
-      vlCount: v,
-      inputBytes: (vl) => this.inputBytes[port * v + vl]!,
-      credits: (vl) => this.outFlow[port]?.creditsOn(vl) ?? 0,
-      isPaused: (vl) => this.outFlow[port]?.isPaused(vl) ?? false,
-      isTransmitting: () => this.outPorts[port * Out.Stride + Out.Busy] === 1,
-      isBlocked: (vl) => this.outFlow[port]?.isBlocked(vl) ?? false,
-    };
+    return new SwitchPortView(port, this.vlCount, this.inputBytes, this.outFlow, this.outPorts);
   }
 
   // --- events -------------------------------------------------------------------------------
@@ -1008,4 +1000,40 @@ export function registerSwitchEvents(
       switches[target >>> Target.PortBits]!.transferEnded(target & mask),
     ),
   };
+}
+
+/**
+ * A switch port as CC parts see it. A class, not an object of closures: with a closure per port
+ * and method, every call site in a part (the InfiniBand part asks `isBlocked` on each VOQ change
+ * of a port above its threshold) saw thousands of distinct functions and made a full call each
+ * time; 648-node forest, 60 ms: 3.1 k of the 7.5 k profile ticks of that part's VOQ update.
+ */
+class SwitchPortView implements PortView {
+  constructor(
+    private readonly port: number,
+    readonly vlCount: number,
+    private readonly inputBytesOf: Float64Array,
+    private readonly outFlow: readonly (PortFlowState | undefined)[],
+    private readonly outPorts: Int32Array,
+  ) {}
+
+  inputBytes(vl: number): number {
+    return this.inputBytesOf[this.port * this.vlCount + vl]!;
+  }
+
+  credits(vl: number): number {
+    return this.outFlow[this.port]?.creditsOn(vl) ?? 0;
+  }
+
+  isPaused(vl: number): boolean {
+    return this.outFlow[this.port]?.isPaused(vl) ?? false;
+  }
+
+  isTransmitting(): boolean {
+    return this.outPorts[this.port * Out.Stride + Out.Busy] === 1;
+  }
+
+  isBlocked(vl: number): boolean {
+    return this.outFlow[this.port]?.isBlocked(vl) ?? false;
+  }
 }
