@@ -212,7 +212,7 @@ export class Hca implements LinkReceiver, LinkSender {
    *
    * A page is made when one of its queue pairs first delivers: one array for every possible
    * source made the hosts' records grow with the square of the hosts, whether they sent or
-   * not (a 4096-host fabric: 400 MB, and 1.3 s of its 4.2 s `cclab validate`).
+   * not (a 4096-host fabric: 400 MB and 1.3 s to build).
    */
   private readonly fromSource: (Float64Array | undefined)[];
   packetsSent = 0;
