@@ -432,8 +432,8 @@ export const dcqcnUniform256: Experiment = {
         ].join("\n"),
       ],
       explanation: [
-        sdPlain !== undefined && sdDcqcn !== undefined && sdDcqcn.p99 > sdPlain.p99
-          ? `DCQCN raises the slowdown (p99 ${fmt(sdDcqcn.p99, 2)} against ${fmt(sdPlain.p99, 2)} without CC). A flow is 100 packets, 8 µs at line rate, while the \`nic\` preset raises a cut rate only on its 300 µs timer (fast recovery halfway to the target, then 20 Mb/s steps): a flow that is cut finishes at the cut rate, and one cut down to the 1 Gb/s minimum takes 800 µs, which bounds the maximum slowdown near 70.`
+        sdPlain !== undefined && sdDcqcn !== undefined
+          ? `${sdDcqcn.p99 > sdPlain.p99 ? "DCQCN raises" : "DCQCN does not raise"} the slowdown: p99 ${fmt(sdDcqcn.p99, 2)} against ${fmt(sdPlain.p99, 2)} without CC, max ${fmt(sdDcqcn.max, 2)} against ${fmt(sdPlain.max, 2)}. At this load the queues rarely reach Kmin (${dcqcn.summary.totals.marks.ecnCe} packets marked CE). A flow is 100 packets, 8 µs at line rate, while the \`nic\` preset raises a cut rate only on its 300 µs timer (fast recovery halfway to the target, then 20 Mb/s steps): a flow that is cut finishes at about the rate it was cut to.`
           : "",
         p === 0
           ? "With a 32 MB shared buffer per switch the fabric never pauses at this load even without CC, so this workload has no pause storm for DCQCN to prevent: the count shows that DCQCN adds none."
