@@ -226,11 +226,12 @@ export class Switch implements LinkReceiver, LinkSender {
   private readonly outVlServed: Int32Array;
   private readonly xbarVlServed: Int32Array;
   /**
-   * The XOFF rule of every packet arrival under PFC, as numbers: with a shared buffer a queue
-   * pauses above `xoffAlpha × (xoffSharedBytes − bufferedBytes)` (dynamic threshold), with
-   * partitioned buffers above `xoffBytes` (`xoffAlpha` 0). Read through the config object and
-   * `xoffThreshold()`, which V8 did not inline, the threshold was a heap number allocated per
-   * packet-hop (uniform256 with DCQCN: 2 % of the run's profile on that one line).
+   * The XOFF rule of every packet arrival under PFC, as numbers (see `xoffThreshold`): with a
+   * shared buffer a queue pauses above `xoffAlpha × (xoffSharedBytes − bufferedBytes)` (dynamic
+   * threshold), with partitioned buffers above `xoffBytes` (`xoffAlpha` 0). Read through the
+   * config object, the threshold function was not inlined by V8 and returned a heap
+   * number allocated per packet-hop (uniform256 with DCQCN: 2 % of the run's profile on that
+   * one line).
    */
   private readonly xoffAlpha: number;
   private readonly xoffSharedBytes: number;
@@ -918,10 +919,10 @@ export class Switch implements LinkReceiver, LinkSender {
   }
 
   private xoffThreshold(): number {
-    const buffer = this.config.buffer;
-    if (buffer.model === "partitioned") return this.config.pfc!.xoffBytes;
+    const alpha = this.xoffAlpha;
+    if (alpha === 0) return this.xoffBytes;
     // Dynamic threshold: alpha × free shared memory.
-    return buffer.alpha * Math.max(0, buffer.sharedBytes - this.bufferedBytes);
+    return alpha * Math.max(0, this.xoffSharedBytes - this.bufferedBytes);
   }
 
   private xonThreshold(): number {
@@ -931,14 +932,7 @@ export class Switch implements LinkReceiver, LinkSender {
   }
 
   private checkXoff(port: number, vl: number, q: number): void {
-    if (this.pausedUpstream[q] !== 0) return;
-    const alpha = this.xoffAlpha;
-    const bytes = this.inputBytes[q]!;
-    if (
-      alpha === 0
-        ? bytes > this.xoffBytes
-        : bytes > alpha * Math.max(0, this.xoffSharedBytes - this.bufferedBytes)
-    ) {
+    if (this.pausedUpstream[q] === 0 && this.inputBytes[q]! > this.xoffThreshold()) {
       this.pausedUpstream[q] = 1;
       this.pausedCount++;
       this.links.sendPause(this.inPorts[port * In.Stride + In.Link]!, vl, true);
