@@ -169,6 +169,33 @@ describe("Hca", () => {
     expect(received[2]!.packet.injectedPs).toBe(holdUntilPs);
   });
 
+  it("oldest-first counts a VL as blocked only while a packet its gate allows waits for room", () => {
+    const { scheduler, a } = pair({ injectionOrder: "oldest-first" }, 2);
+    const holdUntilPs = 5_000_000;
+    a.setParts(
+      {
+        openFlow: (flow) => ({
+          nextSendPs: (nowPs) => (flow.sl === 1 ? Math.max(nowPs, holdUntilPs) : nowPs),
+        }),
+        counters: () => ({}),
+        sampleFlows: () => {},
+      },
+      undefined,
+    );
+    // VL 1 never gets credits: its packet waits for room once its gate allows it.
+    a.uplinkFlow.credits[1] = 0;
+    a.addMessage({ dstHost: 1, bytes: 2048, startPs: 0, sl: 0 });
+    a.addMessage({ dstHost: 1, bytes: 2048, startPs: 0, sl: 1 });
+    // The older sl-0 message goes first, decided without asking the sl-1 gate; after it the
+    // uplink has no room on VL 1, but what waits there is held back by its gate: not blocked.
+    scheduler.run({ untilPs: holdUntilPs - 1 });
+    expect(a.uplinkFlow.isBlocked(1)).toBe(false);
+    expect(a.uplinkFlow.blockedPsUntil(1, scheduler.nowPs)).toBe(0);
+    scheduler.run({ untilPs: holdUntilPs + 1_000_000 });
+    expect(a.uplinkFlow.isBlocked(1)).toBe(true);
+    expect(a.uplinkFlow.blockedPsUntil(1, scheduler.nowPs)).toBe(1_000_000);
+  });
+
   it("rejects an unknown injection order, naming the field", () => {
     expect(() =>
       resolveHcaConfig({ injectionOrder: "fifo" as unknown as HcaConfig["injectionOrder"] }),

@@ -250,7 +250,10 @@ export class Hca implements LinkReceiver, LinkSender {
    * it saves missed the cache on a large fabric.
    */
   private lastQueuePair: QueuePair | undefined;
-  /** Queue pairs with data whose gate allowed them when last asked, in round-robin order. */
+  /**
+   * Queue pairs with data whose gate allowed them when last asked (or that an oldest-first
+   * decision did not ask, see `gatesUnasked`), in round-robin order.
+   */
   private readonly active = new Fifo<QueuePair>(8);
   /**
    * Queue pairs with data held by their gate, as a binary min-heap on (parkedUntilPs,
@@ -274,6 +277,12 @@ export class Hca implements LinkReceiver, LinkSender {
    */
   private rotationVersion = 0;
   private refusedVersion = -1;
+  /**
+   * True when an oldest-first decision sent without asking the other queue pairs' gates: some
+   * in the rotation may be held by their gate, which a full scan would have parked. The rotation
+   * counts per VL then overstate what waits for room on the uplink (see `noRoomForAny`).
+   */
+  private gatesUnasked = false;
   private readonly control = new IntFifo(4);
   private readonly resends = new IntFifo(4);
   private readonly arrivals: { message: Message; id: number }[] = [];
@@ -629,9 +638,34 @@ export class Hca implements LinkReceiver, LinkSender {
   }
 
   // Oldest first: of the queue pairs that may send, the one whose head message arrived first.
-  // The rotation keeps its order (every queue pair is asked, in order).
+  // The oldest head is asked alone first: it usually may send, and then the decision is made
+  // without reading any other queue pair's gate, which lives in the CC part's memory (648-node
+  // silent forest: 390 ns per gate asked, 6.4 queue pairs per decision, 10 % of the run). If
+  // it may not, the full scan below asks every queue pair in rotation order; it picks the same
+  // one, since a gate's answer does not depend on when it is asked within the decision. Queue
+  // pairs not asked stay in the rotation instead of being parked until the next full scan, or
+  // until `noRoomForAny` needs to know: the same packets leave at the same times, with a few
+  // more wake-up events (0.07 % more events in the silent forest).
   private sendOldest(now: TimePs): boolean {
     const active = this.active;
+    const count = active.length;
+    if (count === 0) return false;
+    let oldest = 0;
+    let oldestQp = active.at(0)!;
+    for (let k = 1; k < count; k++) {
+      const qp = active.at(k)!;
+      if (headBefore(qp, oldestQp)) {
+        oldest = k;
+        oldestQp = qp;
+      }
+    }
+    const verdict = this.consider(oldestQp, now);
+    if (verdict === Verdict.Send) {
+      if (count > 1) this.gatesUnasked = true;
+      this.sendFrom(oldestQp, oldest, now);
+      return true;
+    }
+    if (verdict === Verdict.Park) active.removeAt(oldest);
     let best: QueuePair | undefined;
     let bestIndex = -1;
     // The best head so far, kept in locals: the comparison (the message that entered its queue
@@ -662,9 +696,33 @@ export class Hca implements LinkReceiver, LinkSender {
       }
       k++;
     }
+    this.gatesUnasked = false;
     if (best === undefined) return false;
     this.sendFrom(best, bestIndex, now);
     return true;
+  }
+
+  // Parks the queue pairs of the rotation on `vl` that their gate holds back now, as a full
+  // scan would have, until one that it does not (usually the first: one gate asked); returns
+  // whether there is one. Parking schedules the wake-up at the time their gate allows them.
+  private parkHeldBackOn(vl: number, now: TimePs): boolean {
+    const active = this.active;
+    for (let k = 0; k < active.length; ) {
+      const qp = active.at(k)!;
+      if (qp.vl === vl) {
+        const gate = qp.gate;
+        if (gate === undefined) return true;
+        if (gate.windowOpen !== undefined && !gate.windowOpen()) return true;
+        const allowedPs = gate.nextSendPs(now);
+        if (allowedPs <= now) return true;
+        this.leaveRotation(qp);
+        this.park(qp, allowedPs);
+        active.removeAt(k);
+        continue;
+      }
+      k++;
+    }
+    return false;
   }
 
   // What the send decision makes of `qp` now: SEND (its gate and the uplink allow its next
@@ -755,8 +813,21 @@ export class Hca implements LinkReceiver, LinkSender {
         return false;
       }
     }
+    // A VL with a queue pair in the rotation is now blocked. After a decision that did not ask
+    // every gate, some of them are held back by their gate and would have been parked: a VL
+    // whose queue pairs are all such is not blocked. They are looked for only where the mark
+    // would change (a VL already blocked stays so until it sends).
+    const blockedSince = links.flow.blockedSincePs;
     for (let vl = 0; vl < this.vlCount; vl++) {
-      if (perVl[vl * PerVl.Stride + PerVl.RotationCount] !== 0) links.markBlocked(up, vl, now);
+      if (perVl[vl * PerVl.Stride + PerVl.RotationCount] === 0) continue;
+      if (
+        this.gatesUnasked &&
+        blockedSince[up * this.vlCount + vl]! < 0 &&
+        !this.parkHeldBackOn(vl, now)
+      ) {
+        continue;
+      }
+      links.markBlocked(up, vl, now);
     }
     return true;
   }
@@ -1009,6 +1080,15 @@ export class Hca implements LinkReceiver, LinkSender {
       }
     }
   }
+}
+
+// Whether `a`'s head message entered its queue pair before `b`'s; ids, which follow the order
+// the host was handed its messages, break ties.
+function headBefore(a: QueuePair, b: QueuePair): boolean {
+  return (
+    a.headCreatedPs < b.headCreatedPs ||
+    (a.headCreatedPs === b.headCreatedPs && a.headId < b.headId)
+  );
 }
 
 function parkedBefore(a: QueuePair, b: QueuePair): boolean {
