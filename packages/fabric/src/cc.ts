@@ -168,6 +168,9 @@ export interface FlowInfo {
 /**
  * Per-flow sending permission. The host asks before each data packet of the flow and tells
  * the gate what it sent; a gate that returns a time later than now is asked again then.
+ * Asking changes nothing: a host may ask a gate several times in one send decision, or not at
+ * all for a flow it does not pick (oldest-first injection asks the oldest flow's gate first),
+ * so `nextSendPs` and `windowOpen` must answer from the gate's state without changing it.
  */
 export interface FlowGate {
   /** Earliest time the flow may start its next packet (≤ now: it may send now). */
