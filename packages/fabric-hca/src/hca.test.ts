@@ -1,5 +1,5 @@
 import { Scheduler, serializationPs } from "@cclab/core-des";
-import { LinkSet, type PacketSnapshot, Packets } from "@cclab/fabric";
+import { LinkSet, type PacketSnapshot, Packets, type SenderPart } from "@cclab/fabric";
 import { describe, expect, it } from "vitest";
 import { Hca, registerHcaEvents } from "./hca.js";
 import { type HcaConfig, resolveHcaConfig } from "./hca-config.js";
@@ -51,6 +51,17 @@ function pair(
   const received: { packet: PacketSnapshot; atPs: number }[] = [];
   b.onDelivery((packet, atPs) => received.push({ packet: packets.snapshot(packet), atPs }));
   return { scheduler, a, b, received };
+}
+
+// A sender part whose gates hold the flows of service level `sl` until `untilPs`.
+function holdingSl(sl: number, untilPs: number): SenderPart {
+  return {
+    openFlow: (flow) => ({
+      nextSendPs: (nowPs) => (flow.sl === sl ? Math.max(nowPs, untilPs) : nowPs),
+    }),
+    counters: () => ({}),
+    sampleFlows: () => {},
+  };
 }
 
 describe("Hca", () => {
@@ -152,16 +163,7 @@ describe("Hca", () => {
   it("oldest-first lets a queue pair overtake an older one that its CC gate holds back", () => {
     const { scheduler, a, received } = pair({ injectionOrder: "oldest-first" }, 2);
     const holdUntilPs = 5_000_000;
-    a.setParts(
-      {
-        openFlow: (flow) => ({
-          nextSendPs: (nowPs) => (flow.sl === 0 ? Math.max(nowPs, holdUntilPs) : nowPs),
-        }),
-        counters: () => ({}),
-        sampleFlows: () => {},
-      },
-      undefined,
-    );
+    a.setParts(holdingSl(0, holdUntilPs), undefined);
     a.addMessage({ dstHost: 1, bytes: 2 * 2048, startPs: 0, sl: 0 });
     a.addMessage({ dstHost: 1, bytes: 2 * 2048, startPs: 0, sl: 1 });
     scheduler.run();
@@ -172,16 +174,7 @@ describe("Hca", () => {
   it("oldest-first counts a VL as blocked only while a packet its gate allows waits for room", () => {
     const { scheduler, a } = pair({ injectionOrder: "oldest-first" }, 2);
     const holdUntilPs = 5_000_000;
-    a.setParts(
-      {
-        openFlow: (flow) => ({
-          nextSendPs: (nowPs) => (flow.sl === 1 ? Math.max(nowPs, holdUntilPs) : nowPs),
-        }),
-        counters: () => ({}),
-        sampleFlows: () => {},
-      },
-      undefined,
-    );
+    a.setParts(holdingSl(1, holdUntilPs), undefined);
     // VL 1 never gets credits: its packet waits for room once its gate allows it.
     a.uplinkFlow.credits[1] = 0;
     a.addMessage({ dstHost: 1, bytes: 2048, startPs: 0, sl: 0 });
