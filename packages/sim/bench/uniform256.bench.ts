@@ -3,7 +3,8 @@
  * uniform256 workload run until every flow completes, through `simulate` as `cclab run` does
  * it, on the PFC leaf–spine without CC (scenarios/bench/uniform256.yaml) and with DCQCN's `nic`
  * preset (uniform256-dcqcn.yaml). Each repetition runs in its own child process (fresh heap,
- * own peak RSS); medians are printed. Targets (2-core machine, Node 20): ≥ 5 M events/s, < 300
+ * own peak RSS); medians are printed, with the range, and a repetition whose results differ from
+ * the first fails the run. Targets (2-core machine, Node 20): ≥ 5 M events/s, < 300
  * MB, and < 4 s wall without CC, < 6 s with DCQCN.
  *
  * Usage: npm run bench -w @cclab/sim [-- REPS] [-- WORKLOAD...]   (default 3 repetitions of both)
@@ -81,15 +82,34 @@ function bench(name: string, workload: Workload, reps: number): void {
     );
   }
   const m = (k: keyof Sample) => median(samples.map((s) => s[k] as number));
+  // The spread shows how far one run can be trusted on this machine (a shared VM's wall times
+  // vary by up to 2× between runs of the same code).
+  const range = (k: keyof Sample, scale: number) => {
+    const xs = samples.map((s) => (s[k] as number) / scale);
+    return `${Math.min(...xs).toFixed(2)}–${Math.max(...xs).toFixed(2)}`;
+  };
   const first = samples[0]!;
+  // Same scenario and seed: every repetition must give the same results.
+  const differing = samples.filter(
+    (s) =>
+      s.events !== first.events ||
+      s.p99 !== first.p99 ||
+      s.lastCompletionUs !== first.lastCompletionUs,
+  );
+  if (differing.length > 0) {
+    console.error(`  results differ between repetitions of ${name}: the run is not deterministic`);
+    process.exitCode = 1;
+  }
   console.log(
     `${name} (${workload.label}) until all ${first.status === "complete" ? "complete" : first.status}, medians of ${reps}:`,
   );
   console.log(`  events          ${first.events}`);
   console.log(
-    `  wall            ${(m("wallMs") / 1000).toFixed(2)} s   (target < ${workload.wallTargetS} s; not included: build ${Math.round(m("buildMs"))} ms, results ${Math.round(m("summaryMs"))} ms)`,
+    `  wall            ${(m("wallMs") / 1000).toFixed(2)} s   (range ${range("wallMs", 1000)}; target < ${workload.wallTargetS} s; not included: build ${Math.round(m("buildMs"))} ms, results ${Math.round(m("summaryMs"))} ms)`,
   );
-  console.log(`  events/s        ${(m("eventsPerSecond") / 1e6).toFixed(2)} M   (target ≥ 5 M)`);
+  console.log(
+    `  events/s        ${(m("eventsPerSecond") / 1e6).toFixed(2)} M   (range ${range("eventsPerSecond", 1e6)}; target ≥ 5 M)`,
+  );
   console.log(
     `  peak RSS        ${Math.round(m("peakRssBytes") / 2 ** 20)} MiB   (target < 300 MB)`,
   );
