@@ -668,12 +668,6 @@ export class Hca implements LinkReceiver, LinkSender {
     if (verdict === Verdict.Park) active.removeAt(oldest);
     let best: QueuePair | undefined;
     let bestIndex = -1;
-    // The best head so far, kept in locals: the comparison (the message that entered its queue
-    // pair first; ids, which follow the order the host was handed its messages, break ties)
-    // is written out, as a helper it was a call per queue pair (not inlined: the inlining
-    // budget of this loop goes to `consider`).
-    let bestCreatedPs = 0;
-    let bestId = 0;
     for (let k = 0; k < active.length; ) {
       const qp = active.at(k)!;
       const verdict = this.consider(qp, now);
@@ -681,18 +675,9 @@ export class Hca implements LinkReceiver, LinkSender {
         active.removeAt(k);
         continue;
       }
-      if (verdict === Verdict.Send) {
-        const createdPs = qp.headCreatedPs;
-        if (
-          best === undefined ||
-          createdPs < bestCreatedPs ||
-          (createdPs === bestCreatedPs && qp.headId < bestId)
-        ) {
-          best = qp;
-          bestIndex = k;
-          bestCreatedPs = createdPs;
-          bestId = qp.headId;
-        }
+      if (verdict === Verdict.Send && (best === undefined || headBefore(qp, best))) {
+        best = qp;
+        bestIndex = k;
       }
       k++;
     }
@@ -710,13 +695,7 @@ export class Hca implements LinkReceiver, LinkSender {
     for (let k = 0; k < active.length; ) {
       const qp = active.at(k)!;
       if (qp.vl === vl) {
-        const gate = qp.gate;
-        if (gate === undefined) return true;
-        if (gate.windowOpen !== undefined && !gate.windowOpen()) return true;
-        const allowedPs = gate.nextSendPs(now);
-        if (allowedPs <= now) return true;
-        this.leaveRotation(qp);
-        this.park(qp, allowedPs);
+        if (this.askGate(qp, now) !== Verdict.Park) return true;
         active.removeAt(k);
         continue;
       }
@@ -730,16 +709,8 @@ export class Hca implements LinkReceiver, LinkSender {
   // gate allows it later: it leaves the rotation until then; the caller takes it out of
   // `active`).
   private consider(qp: QueuePair, now: TimePs): Verdict {
-    const gate = qp.gate;
-    if (gate !== undefined) {
-      if (gate.windowOpen !== undefined && !gate.windowOpen()) return Verdict.Skip;
-      const allowedPs = gate.nextSendPs(now);
-      if (allowedPs > now) {
-        this.leaveRotation(qp);
-        this.park(qp, allowedPs);
-        return Verdict.Park;
-      }
-    }
+    const gated = this.askGate(qp, now);
+    if (gated !== Verdict.Send) return gated;
     const size = this.payloadOf(qp) + this.config.headerBytes;
     const vl = qp.vl;
     const refused = vl * PerVl.Stride + PerVl.RefusedBytes;
@@ -754,6 +725,20 @@ export class Hca implements LinkReceiver, LinkSender {
     }
     links.markUnblocked(this.up, vl, now);
     return Verdict.Send;
+  }
+
+  // What `qp`'s gate makes of it now: SEND (it allows the next packet now), SKIP (its window is
+  // closed) or PARK (it allows it later: `qp` leaves the rotation until then; the caller takes
+  // it out of `active`).
+  private askGate(qp: QueuePair, now: TimePs): Verdict {
+    const gate = qp.gate;
+    if (gate === undefined) return Verdict.Send;
+    if (gate.windowOpen !== undefined && !gate.windowOpen()) return Verdict.Skip;
+    const allowedPs = gate.nextSendPs(now);
+    if (allowedPs <= now) return Verdict.Send;
+    this.leaveRotation(qp);
+    this.park(qp, allowedPs);
+    return Verdict.Park;
   }
 
   // Payload of the next packet of `qp`.
@@ -817,14 +802,9 @@ export class Hca implements LinkReceiver, LinkSender {
     // every gate, some of them are held back by their gate and would have been parked: a VL
     // whose queue pairs are all such is not blocked. They are looked for only where the mark
     // would change (a VL already blocked stays so until it sends).
-    const blockedSince = links.flow.blockedSincePs;
     for (let vl = 0; vl < this.vlCount; vl++) {
       if (perVl[vl * PerVl.Stride + PerVl.RotationCount] === 0) continue;
-      if (
-        this.gatesUnasked &&
-        blockedSince[up * this.vlCount + vl]! < 0 &&
-        !this.parkHeldBackOn(vl, now)
-      ) {
+      if (this.gatesUnasked && !this.uplinkFlow.isBlocked(vl) && !this.parkHeldBackOn(vl, now)) {
         continue;
       }
       links.markBlocked(up, vl, now);

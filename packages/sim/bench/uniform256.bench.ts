@@ -90,13 +90,13 @@ function bench(name: string, workload: Workload, reps: number): void {
   };
   const first = samples[0]!;
   // Same scenario and seed: every repetition must give the same results.
-  const differing = samples.filter(
+  const differ = samples.some(
     (s) =>
       s.events !== first.events ||
       s.p99 !== first.p99 ||
       s.lastCompletionUs !== first.lastCompletionUs,
   );
-  if (differing.length > 0) {
+  if (differ) {
     console.error(`  results differ between repetitions of ${name}: the run is not deterministic`);
     process.exitCode = 1;
   }
