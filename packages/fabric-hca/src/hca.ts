@@ -243,15 +243,7 @@ export class Hca implements LinkReceiver, LinkSender {
   private up = -1;
   private down = -1;
   private readonly links: LinkSet;
-  /**
-   * The queue pairs by `dstHost * vlCount + sl`, in pages of `SourcePage.Length` made when one of
-   * their queue pairs opens (as `fromSource`, so the index does not grow with the square of the
-   * hosts). Every message looks its queue pair up; the Map this replaces was 2.2 % of the
-   * 648-node forest's steady state, its hash lookup a cache miss or two per message.
-   */
-  private readonly queuePairPages: ((QueuePair | undefined)[] | undefined)[];
-  /** The queue pairs in the order they opened (for per-flow figures). */
-  private readonly queuePairList: QueuePair[] = [];
+  private readonly queuePairs = new Map<number, QueuePair>();
   /**
    * The queue pair a message last went to: a sender's messages mostly go to the destination of
    * the one before (a forest's tree contributors send only to their hotspot), and the Map lookup
@@ -270,12 +262,6 @@ export class Hca implements LinkReceiver, LinkSender {
    * fabric has hundreds of queue pairs).
    */
   private readonly parked: QueuePair[] = [];
-  /**
-   * `parkedUntilPs` of the heap's top, +∞ when none is parked. Every send decision asks whether
-   * the top's time has come: reading the top queue pair missed the cache on most of them (2.2 %
-   * of the 648-node forest's steady state).
-   */
-  private parkedTopPs = Number.POSITIVE_INFINITY;
   private parkSeq = 0;
   /**
    * Per VL, one record at `vl * PerVl.Stride` (see PerVl): the send decision's state and
@@ -330,9 +316,10 @@ export class Hca implements LinkReceiver, LinkSender {
     this.latencyStats = setup.latencyStats ?? true;
     this.oldestFirst = this.config.injectionOrder === "oldest-first";
     this.keepCompletions = setup.keepCompletions ?? true;
-    const pages = Math.ceil((setup.hostCount * setup.vlCount) / SourcePage.Length);
-    this.fromSource = Array.from({ length: pages }, () => undefined);
-    this.queuePairPages = Array.from({ length: pages }, () => undefined);
+    this.fromSource = Array.from(
+      { length: Math.ceil((setup.hostCount * setup.vlCount) / SourcePage.Length) },
+      () => undefined,
+    );
     this.maxReceiveBytes = new Float64Array(setup.vlCount);
     this.perVl = new Float64Array(setup.vlCount * PerVl.Stride);
     this.links = setup.links;
@@ -483,7 +470,7 @@ export class Hca implements LinkReceiver, LinkSender {
   /** Payload bytes this host has started to inject (resends excluded), per flow id. */
   injectedBytesByFlow(): Map<number, number> {
     const bytes = new Map<number, number>();
-    for (const qp of this.queuePairList) bytes.set(qp.flowId, qp.injectedBytes);
+    for (const qp of this.queuePairs.values()) bytes.set(qp.flowId, qp.injectedBytes);
     return bytes;
   }
 
@@ -608,12 +595,14 @@ export class Hca implements LinkReceiver, LinkSender {
       return;
     }
     // Parked queue pairs whose time has come rejoin the rotation, in time order.
-    while (this.parkedTopPs <= now) this.joinRotation(this.unparkTop());
+    while (this.parked.length !== 0 && this.parked[0]!.parkedUntilPs <= now) {
+      this.joinRotation(this.unparkTop());
+    }
     if (
       (this.refusedVersion === this.rotationVersion && this.roomNotGrown()) ||
       this.noRoomForAny(now)
     ) {
-      if (this.parked.length !== 0) this.wakeAt(this.parkedTopPs);
+      if (this.parked.length !== 0) this.wakeAt(this.parked[0]!.parkedUntilPs);
       return;
     }
     const perVl = this.perVl;
@@ -628,7 +617,7 @@ export class Hca implements LinkReceiver, LinkSender {
       perVl[vl * PerVl.Stride + PerVl.RefusedCredits] = credits[up * v + vl]!;
       perVl[vl * PerVl.Stride + PerVl.RefusedPaused] = paused[up * v + vl]!;
     }
-    if (this.parked.length !== 0) this.wakeAt(this.parkedTopPs);
+    if (this.parked.length !== 0) this.wakeAt(this.parked[0]!.parkedUntilPs);
   }
 
   // Round robin: the first queue pair in the rotation that may send does, and goes to the back.
@@ -851,7 +840,6 @@ export class Hca implements LinkReceiver, LinkSender {
       k = parent;
     }
     heap[k] = qp;
-    if (k === 0) this.parkedTopPs = untilPs;
   }
 
   private unparkTop(): QueuePair {
@@ -870,7 +858,6 @@ export class Hca implements LinkReceiver, LinkSender {
       }
       heap[k] = last;
     }
-    this.parkedTopPs = heap.length !== 0 ? heap[0]!.parkedUntilPs : Number.POSITIVE_INFINITY;
     top.parkedUntilPs = -1;
     return top;
   }
@@ -937,18 +924,12 @@ export class Hca implements LinkReceiver, LinkSender {
     const last = this.lastQueuePair;
     if (last !== undefined && last.dstHost === dstHost && last.sl === sl) return last;
     const key = dstHost * this.vlCount + sl;
-    let page = this.queuePairPages[key >> SourcePage.Bits];
-    if (page === undefined) {
-      page = new Array<QueuePair | undefined>(SourcePage.Length).fill(undefined);
-      this.queuePairPages[key >> SourcePage.Bits] = page;
-    }
-    let qp = page[key & SourcePage.Mask];
+    let qp = this.queuePairs.get(key);
     if (qp === undefined) {
       const flowId = flowIdOf(this.index, dstHost, sl, this.hostCount, this.vlCount);
       qp = new QueuePair(flowId, dstHost, sl, sl % this.vlCount);
       qp.gate = this.senderPart?.openFlow({ flowId, srcHost: this.index, dstHost, sl });
-      page[key & SourcePage.Mask] = qp;
-      this.queuePairList.push(qp);
+      this.queuePairs.set(key, qp);
     }
     this.lastQueuePair = qp;
     return qp;

@@ -47,17 +47,14 @@ enum Counter {
   SeriesIndex = 4,
   /** Where its destination's receive series for its group is kept (`hostSeries`), or −1. */
   HostSeriesIndex = 5,
-  /** Messages offered, and their payload bytes (each message updates them). */
-  Messages = 6,
-  OfferedBytes = 7,
   Stride = 8,
 }
 
 /**
- * The per-flow figures every delivered packet or offered message updates, one 64-byte record
- * per flow (by its `index`). Fields of a record object cost a cache miss each on a fabric with
- * thousands of flows: V8 keeps an object's floating-point fields in boxes of their own, and a
- * packet's flow is rarely the previous packet's.
+ * The per-flow figures every delivered packet updates, one 64-byte record per flow (by its
+ * `index`). Fields of a record object cost a cache miss each on a fabric with thousands of
+ * flows: V8 keeps an object's floating-point fields in boxes of their own, and a packet's flow
+ * is rarely the previous packet's.
  */
 class FlowCounters {
   values = new Float64Array(64 * Counter.Stride);
@@ -80,6 +77,8 @@ class FlowCounters {
 
 /** What is known of one flow (one source, destination and SL) during and after the run. */
 export class FlowRecord {
+  messages = 0;
+  offeredBytes = 0;
   completedMessages = 0;
   latencyPs: Histogram | undefined;
   // Completion times of its messages after warm-up: the first as a number, a histogram from
@@ -122,12 +121,6 @@ export class FlowRecord {
     return this.counters.values[this.index * Counter.Stride + field]!;
   }
 
-  get messages(): number {
-    return this.counter(Counter.Messages);
-  }
-  get offeredBytes(): number {
-    return this.counter(Counter.OfferedBytes);
-  }
   get deliveredBytes(): number {
     return this.counter(Counter.DeliveredBytes);
   }
@@ -280,10 +273,9 @@ export class Collector {
         this.counters.values[r + Counter.HostSeriesIndex] = this.hostSeriesFor(dst, group);
       }
     }
-    // The counters, not the record object: one cache line per message instead of two.
-    const counters = this.counters.values;
-    counters[index * Counter.Stride + Counter.Messages]!++;
-    counters[index * Counter.Stride + Counter.OfferedBytes]! += bytes;
+    const flow = this.flows[index]!;
+    flow.messages++;
+    flow.offeredBytes += bytes;
   }
 
   /** Control packets delivered, by kind name. */
