@@ -1,10 +1,10 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { stringify } from "yaml";
 import { MALFORMED, VALID } from "../../../packages/sim/test/malformed-cases.js";
+import { scratchDir } from "../../../packages/sim/test/scratch-dir.js";
 import { testBundles } from "../../../packages/sweep/test/bundles.js";
 import { EXIT, main } from "../src/index.js";
 
@@ -25,7 +25,7 @@ function capture() {
   };
 }
 
-const dir = mkdtempSync(join(tmpdir(), "cclab-cli-"));
+const dir = scratchDir("cclab-cli-");
 function scenarioFile(name: string, document: unknown): string {
   const file = join(dir, `${name}.yaml`);
   writeFileSync(file, stringify(document));
@@ -285,7 +285,7 @@ describe("cclab sweep and cclab worker", () => {
   }, 60_000);
   const cclab = (...args: string[]) =>
     spawnSync(process.execPath, [cli, ...args], { encoding: "utf8", timeout: 120_000 });
-  const sweepDir = mkdtempSync(join(tmpdir(), "cclab-cli-sweep-"));
+  const sweepDir = scratchDir("cclab-cli-sweep-");
   writeFileSync(join(sweepDir, "base.yaml"), stringify(VALID));
   const sweepFile = (name: string, sweep: Record<string, unknown>) => {
     const file = join(sweepDir, `${name}.yaml`);

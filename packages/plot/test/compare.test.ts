@@ -1,7 +1,7 @@
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { scratchDir } from "../../sim/test/scratch-dir.js";
 import {
   compareRuns,
   comparisonCsv,
@@ -39,7 +39,7 @@ describe("treatment variation (Paper III Var)", () => {
 });
 
 function run(name: string, summary: object, throughput?: string, messages?: string): string {
-  const dir = join(mkdtempSync(join(tmpdir(), "cclab-compare-")), name);
+  const dir = join(scratchDir("cclab-compare-"), name);
   mkdirSync(dir);
   writeFileSync(join(dir, "summary.json"), JSON.stringify(summary));
   if (throughput !== undefined) writeFileSync(join(dir, "flow-throughput.csv"), throughput);
@@ -120,7 +120,7 @@ describe("compareRuns", () => {
   });
 
   it("refuses a directory without a summary", () => {
-    const empty = mkdtempSync(join(tmpdir(), "cclab-compare-empty-"));
+    const empty = scratchDir("cclab-compare-empty-");
     expect(() => compareRuns([noCc, empty])).toThrow(/no summary\.json/);
   });
 

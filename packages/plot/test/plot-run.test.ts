@@ -1,15 +1,8 @@
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  writeFileSync,
-} from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fc, test } from "@fast-check/vitest";
 import { describe, expect, it } from "vitest";
+import { scratchDir } from "../../sim/test/scratch-dir.js";
 import {
   cdfPoints,
   MAX_LINES,
@@ -21,7 +14,7 @@ import {
 
 /** A result directory with the files a cclab run writes, filled with data made up here. */
 function resultDir(files: Record<string, string>, flows: { id: number; group: string }[] = []) {
-  const dir = mkdtempSync(join(tmpdir(), "cclab-plot-"));
+  const dir = scratchDir("cclab-plot-");
   writeFileSync(join(dir, "summary.json"), JSON.stringify({ scenario: "made-up", flows }));
   for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
   return dir;
@@ -120,7 +113,7 @@ describe("plotRun", () => {
   });
 
   it("refuses a directory without summary.json, naming it", () => {
-    const empty = mkdtempSync(join(tmpdir(), "cclab-plot-empty-"));
+    const empty = scratchDir("cclab-plot-empty-");
     expect(() => runFigures(empty)).toThrow(/no summary\.json/);
   });
 

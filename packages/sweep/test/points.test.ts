@@ -1,9 +1,9 @@
-import { mkdtempSync, readdirSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { resolveScenario } from "@cclab/sim";
 import { describe, expect, it } from "vitest";
 import { stringify } from "yaml";
+import { scratchDir } from "../../sim/test/scratch-dir.js";
 import {
   axisValues,
   expandPoints,
@@ -17,7 +17,7 @@ import { TINY } from "./fixtures.js";
 const BASE = { ...TINY, seed: 9 };
 
 function sweepFile(sweep: unknown): string {
-  const dir = mkdtempSync(join(tmpdir(), "cclab-sweep-file-"));
+  const dir = scratchDir("cclab-sweep-file-");
   writeFileSync(join(dir, "base.yaml"), stringify(BASE));
   const file = join(dir, "sweep.yaml");
   writeFileSync(file, stringify(sweep));

@@ -1,8 +1,8 @@
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { stringify } from "yaml";
+import { scratchDir } from "../../sim/test/scratch-dir.js";
 import { runSweep } from "../src/index.js";
 import { testBundles } from "./bundles.js";
 import { TINY } from "./fixtures.js";
@@ -29,7 +29,7 @@ if (!installed) {
 const BASE = TINY;
 
 describe.skipIf(!installed)("sweeps through Redis (BullMQ) with cclab worker processes", () => {
-  const dir = mkdtempSync(join(tmpdir(), "cclab-redis-"));
+  const dir = scratchDir("cclab-redis-");
   writeFileSync(join(dir, "base.yaml"), stringify(BASE));
   const file = join(dir, "eight.yaml");
   // 8 points of a few hundred ms each, so both workers take some and a kill lands mid-point.

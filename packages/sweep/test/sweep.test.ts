@@ -1,15 +1,16 @@
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { availableParallelism, tmpdir } from "node:os";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { stringify } from "yaml";
+import { scratchDir } from "../../sim/test/scratch-dir.js";
 import { runSweep, type SweepProgress } from "../src/index.js";
 import { testBundles } from "./bundles.js";
 import { TINY } from "./fixtures.js";
 
 const BASE = TINY;
 
-const dir = mkdtempSync(join(tmpdir(), "cclab-sweep-"));
+const dir = scratchDir("cclab-sweep-");
 writeFileSync(join(dir, "base.yaml"), stringify(BASE));
 
 function sweepFile(name: string, sweep: Record<string, unknown>): string {
