@@ -4,6 +4,7 @@ export {
   type EventHandle,
   type EventHandler,
   type EventKind,
+  type KindProfile,
   type RunOptions,
   type RunOutcome,
   Scheduler,

@@ -327,3 +327,74 @@ describe("Scheduler input checks", () => {
     expect(seen).toEqual([2]);
   });
 });
+
+describe("Scheduler per-kind profile", () => {
+  // Events of three kinds that schedule more events, as a trace of what ran: the same with
+  // and without profiling, whenever it starts.
+  const trace = (seeds: [number, number, number][], every: number, startAfter: number | null) => {
+    const s = new Scheduler({ initialCapacity: 4 });
+    const ran: string[] = [];
+    const kinds: number[] = [];
+    for (let k = 0; k < 3; k++) {
+      kinds.push(
+        s.defineKind(`kind ${k}`, (target) => {
+          ran.push(`${s.nowPs}/${k}/${target}`);
+          if (startAfter !== null && ran.length === startAfter) s.profileKinds(every);
+          if (target > 0) s.scheduleIn((target * 37) % 50, kinds[(k + target) % 3]!, target - 1);
+        }),
+      );
+    }
+    if (startAfter === 0) s.profileKinds(every);
+    for (const [t, k, target] of seeds) s.schedule(t, kinds[k]!, target);
+    s.run();
+    return { ran, profile: startAfter === null ? [] : s.kindProfile() };
+  };
+
+  test.prop([
+    fc.array(fc.tuple(fc.nat(200), fc.nat(2), fc.nat(6)), { maxLength: 40 }),
+    fc.integer({ min: 1, max: 5 }),
+    fc.nat(30),
+  ])(
+    "profiling changes nothing that runs, and counts every event of each kind",
+    (seeds, every, startAfter) => {
+      const plain = trace(seeds, every, null);
+      const profiled = trace(seeds, every, startAfter);
+      expect(profiled.ran).toEqual(plain.ran);
+      const counted = profiled.profile.reduce((n, p) => n + p.events, 0);
+      expect(counted).toBe(Math.max(0, plain.ran.length - startAfter));
+      for (const p of profiled.profile) {
+        expect(p.timedEvents).toBe(Math.ceil(p.events / every));
+        expect(p.handlerMs).toBeGreaterThanOrEqual(0);
+      }
+    },
+  );
+
+  it("estimates a kind's time from its timed events, kinds defined later included", () => {
+    const s = new Scheduler();
+    s.profileKinds(2);
+    // Each call waits at least 1 ms: a lower bound the estimate cannot fall below (bar the
+    // clock's own cost, which is taken off), whatever the machine's speed.
+    const slow = s.defineKind("slow", () => {
+      const start = performance.now();
+      while (performance.now() - start < 1) {}
+    });
+    const fast = s.defineKind("fast", () => {});
+    for (let i = 0; i < 8; i++) {
+      s.schedule(i, slow, 0);
+      s.schedule(i, fast, 0);
+    }
+    s.run();
+    const [first, second] = s.kindProfile();
+    expect(first).toMatchObject({ kind: "slow", events: 8, timedEvents: 4 });
+    expect(first!.handlerMs).toBeGreaterThanOrEqual(7.9);
+    expect(second).toMatchObject({ kind: "fast", events: 8, timedEvents: 4 });
+  });
+
+  it("rejects a bad sample rate and a second start", () => {
+    const s = new Scheduler();
+    expect(() => s.profileKinds(0)).toThrow(/sampleEvery must be an integer ≥ 1, got 0/);
+    expect(() => s.profileKinds(1.5)).toThrow(RangeError);
+    s.profileKinds();
+    expect(() => s.profileKinds()).toThrow(/profiled already/);
+  });
+});

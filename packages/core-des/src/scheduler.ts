@@ -19,6 +19,24 @@ declare const eventHandleBrand: unique symbol;
  */
 export type EventHandle = number & { readonly [eventHandleBrand]: true };
 
+/**
+ * Wall time spent in the handlers of one event kind, estimated from a sample of its events
+ * ({@link Scheduler.profileKinds}).
+ */
+export interface KindProfile {
+  /** The name the kind was defined with. */
+  readonly kind: string;
+  /** Events of this kind dispatched since profiling began. */
+  readonly events: number;
+  /** Of these, the events whose handler was timed. */
+  readonly timedEvents: number;
+  /**
+   * Estimated wall time in this kind's handlers over all its `events`, in ms: the timed
+   * events' mean, less the clock's own cost per reading, times `events`.
+   */
+  readonly handlerMs: number;
+}
+
 /** Why {@link Scheduler.run} returned. */
 export type RunOutcome = "empty" | "time" | "stopped";
 
@@ -152,6 +170,13 @@ export class Scheduler {
   private handlers: EventHandler[] = [];
   private kindNames: string[] = [];
 
+  // Per-kind profile (profileKinds): 0 while off, else one event in `profileEvery` is timed.
+  private profileEvery = 0;
+  private profileClockMs = 0;
+  private readonly profileEvents: number[] = [];
+  private readonly profileTimed: number[] = [];
+  private readonly profileMs: number[] = [];
+
   private takenKind: EventKind = -1;
   private takenTarget = -1;
 
@@ -210,9 +235,67 @@ export class Scheduler {
    * The name appears in error messages.
    */
   defineKind(name: string, handler: EventHandler): EventKind {
-    this.handlers.push(handler);
+    const kind = this.handlers.length;
     this.kindNames.push(name);
-    return this.handlers.length - 1;
+    this.handlers.push(this.profileEvery === 0 ? handler : this.profiled(kind, handler));
+    return kind;
+  }
+
+  /**
+   * Starts timing event handlers, per kind, for {@link kindProfile}: one event in
+   * `sampleEvery` of each kind is timed with `performance.now()`, kinds defined later
+   * included. The events and their order do not change. The clock's own cost (about 0.05 µs
+   * a reading once optimised) is taken off the estimate; an untimed event pays one more call.
+   * @throws RangeError when `sampleEvery` is not an integer ≥ 1, or profiling is on already.
+   */
+  profileKinds(sampleEvery = 16): void {
+    if (!Number.isInteger(sampleEvery) || sampleEvery < 1) {
+      throw new RangeError(`sampleEvery must be an integer ≥ 1, got ${sampleEvery}`);
+    }
+    if (this.profileEvery !== 0) throw new RangeError("the event kinds are profiled already");
+    this.profileEvery = sampleEvery;
+    for (let kind = 0; kind < this.handlers.length; kind++) {
+      this.handlers[kind] = this.profiled(kind, this.handlers[kind]!);
+    }
+  }
+
+  /** Time per event kind since {@link profileKinds}, largest estimated time first. */
+  kindProfile(): KindProfile[] {
+    // Measured now rather than when profiling starts: a clock reading costs about 0.4 µs
+    // before V8 has optimised the code that takes it and about 0.05 µs after.
+    if (this.profileClockMs === 0) this.profileClockMs = clockCostMs();
+    const out: KindProfile[] = [];
+    for (let kind = 0; kind < this.profileEvents.length; kind++) {
+      const events = this.profileEvents[kind]!;
+      const timed = this.profileTimed[kind]!;
+      const netMs = Math.max(0, this.profileMs[kind]! - timed * this.profileClockMs);
+      out.push({
+        kind: this.kindNames[kind]!,
+        events,
+        timedEvents: timed,
+        handlerMs: timed === 0 ? 0 : (netMs / timed) * events,
+      });
+    }
+    return out.sort((a, b) => b.handlerMs - a.handlerMs || b.events - a.events);
+  }
+
+  // Wraps a kind's handler to count its events and time one in `profileEvery`.
+  private profiled(kind: number, handler: EventHandler): EventHandler {
+    this.profileEvents[kind] = 0;
+    this.profileTimed[kind] = 0;
+    this.profileMs[kind] = 0;
+    const every = this.profileEvery;
+    const events = this.profileEvents;
+    return (target, k) => {
+      if (events[kind]++ % every !== 0) {
+        handler(target, k);
+        return;
+      }
+      const start = performance.now();
+      handler(target, k);
+      this.profileMs[kind]! += performance.now() - start;
+      this.profileTimed[kind]!++;
+    };
   }
 
   /**
@@ -706,4 +789,21 @@ function meanGapWithoutOutliers(sorted: Float64Array, n: number): number {
     }
   }
   return kept === 0 ? mean : sum / kept;
+}
+
+// The cost, in ms, of timing an empty call as a profiled handler is timed: the cheapest of 20
+// batches, so that the first (before the loop is optimised) and preempted ones do not count.
+function clockCostMs(): number {
+  const noop = (_target: number, _kind: number): void => {};
+  let best = Number.POSITIVE_INFINITY;
+  for (let b = 0; b < 20; b++) {
+    let total = 0;
+    for (let i = 0; i < 2000; i++) {
+      const start = performance.now();
+      noop(i, b);
+      total += performance.now() - start;
+    }
+    if (total / 2000 < best) best = total / 2000;
+  }
+  return best;
 }
