@@ -7,12 +7,16 @@
  * the first fails the run. Targets (2-core machine, Node 20): ≥ 5 M events/s, < 300
  * MB, and < 4 s wall without CC, < 6 s with DCQCN.
  *
- * Usage: npm run bench -w @cclab/sim [-- REPS] [-- WORKLOAD...]   (default 3 repetitions of both)
+ * Usage: npm run bench -w @cclab/sim [-- REPS] [-- WORKLOAD...] [-- --profile]
+ * (default 3 repetitions of both). `--profile` adds one more run per workload, with the event
+ * handlers timed by kind, and prints the time per kind (not counted in the medians: the timing
+ * costs a little).
  */
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { fileURLToPath } from "node:url";
-import { readScenarioFile, simulate } from "../src/index.js";
+import type { KindProfile } from "@cclab/core-des";
+import { kindProfileTable, readScenarioFile, simulate } from "../src/index.js";
 
 interface Workload {
   readonly label: string;
@@ -43,11 +47,12 @@ interface Sample {
   ceMarks: number;
   /** SHA-1 of the whole summary, which holds no wall-clock field: equal for equal runs. */
   summarySha1: string;
+  kindProfile?: readonly KindProfile[] | undefined;
 }
 
-async function child(name: string): Promise<void> {
+async function child(name: string, profileKinds: boolean): Promise<void> {
   const { document, baseDir } = readScenarioFile(scenarioFile(name));
-  const result = await simulate(document, { baseDir });
+  const result = await simulate(document, { baseDir, profileKinds });
   const s = result.summary;
   const sample: Sample = {
     wallMs: result.run.wallMs,
@@ -64,6 +69,7 @@ async function child(name: string): Promise<void> {
     pauseFrames: s.totals.pauseFrames,
     ceMarks: s.totals.marks.ecnCe,
     summarySha1: createHash("sha1").update(JSON.stringify(s)).digest("hex"),
+    kindProfile: result.run.kindProfile,
   };
   process.stdout.write(JSON.stringify(sample));
 }
@@ -73,13 +79,17 @@ const median = (xs: number[]) => {
   return s[Math.floor((s.length - 1) / 2)]!;
 };
 
-function bench(name: string, workload: Workload, reps: number): void {
+const runChild = (name: string, profile: boolean): Sample => {
   const self = fileURLToPath(import.meta.url);
+  const args = [self, "--child", name, ...(profile ? ["--profile"] : [])];
+  return JSON.parse(execFileSync(process.execPath, args, { encoding: "utf8" })) as Sample;
+};
+
+function bench(name: string, workload: Workload, reps: number, profile: boolean): void {
   const samples: Sample[] = [];
   console.log(`${name} (${workload.label}):`);
   for (let i = 0; i < reps; i++) {
-    const out = execFileSync(process.execPath, [self, "--child", name], { encoding: "utf8" });
-    const sample = JSON.parse(out) as Sample;
+    const sample = runChild(name, false);
     samples.push(sample);
     console.log(
       `  run ${i + 1}/${reps}: ${(sample.wallMs / 1000).toFixed(2)} s, ${(sample.eventsPerSecond / 1e6).toFixed(2)} M events/s, ${Math.round(sample.peakRssBytes / 2 ** 20)} MiB`,
@@ -116,13 +126,26 @@ function bench(name: string, workload: Workload, reps: number): void {
   );
   console.log(`  last completion ${first.lastCompletionUs.toFixed(2)} µs`);
   console.log(`  pause frames    ${first.pauseFrames}   CE marks ${first.ceMarks}`);
+  if (!profile) return;
+  const profiled = runChild(name, true);
+  if (profiled.summarySha1 !== first.summarySha1) {
+    console.error(`  results of ${name} differ with the event kinds profiled`);
+    process.exitCode = 1;
+  }
+  console.log(
+    `  time in event handlers by kind, a profiled run of ${(profiled.wallMs / 1000).toFixed(2)} s (one event in 16 of each kind timed):`,
+  );
+  for (const line of kindProfileTable(profiled.kindProfile ?? [])) {
+    console.log(`    ${line}`);
+  }
 }
 
 const args = process.argv.slice(2);
-if (args[0] === "--child") await child(args[1]!);
+if (args[0] === "--child") await child(args[1]!, args[2] === "--profile");
 else {
   const reps = Number(args.find((a) => /^\d+$/.test(a)) ?? 3);
-  const names = args.filter((a) => !/^\d+$/.test(a));
+  const profile = args.includes("--profile");
+  const names = args.filter((a) => !/^\d+$/.test(a) && a !== "--profile");
   const unknown = names.filter((n) => WORKLOADS[n] === undefined);
   if (unknown.length > 0) {
     console.error(
@@ -131,7 +154,7 @@ else {
     process.exitCode = 2;
   } else {
     for (const name of names.length > 0 ? names : Object.keys(WORKLOADS)) {
-      bench(name, WORKLOADS[name]!, reps);
+      bench(name, WORKLOADS[name]!, reps, profile);
     }
   }
 }

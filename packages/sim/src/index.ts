@@ -1,4 +1,5 @@
 export { TRAFFIC_PATTERNS } from "@cclab/traffic";
+export { kindProfileTable } from "./kind-profile.js";
 export { type ParamDoc, paramDocs } from "./param-docs.js";
 export { type CcPlugin, ccPlugins, loadPluginModules, registerCcPlugin } from "./plugins.js";
 export {

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { resolve as resolvePath } from "node:path";
-import { MAX_TIME_PS, psToUs, type TimePs, usToPs } from "@cclab/core-des";
+import { type KindProfile, MAX_TIME_PS, psToUs, type TimePs, usToPs } from "@cclab/core-des";
 import {
   bufferOverflowViolation,
   creditConservationViolation,
@@ -42,6 +42,12 @@ export interface SimulateOptions {
   readonly onStart?: (scenario: ResolvedScenario) => void;
   /** Aborting stops the run between two slices; `simulate` then rejects with RunInterrupted. */
   readonly signal?: AbortSignal;
+  /**
+   * Time the event handlers per event kind (one event in 16 of each kind) and report it in
+   * `run.kindProfile`: which kinds of events the run's time goes to. The events and results do
+   * not change.
+   */
+  readonly profileKinds?: boolean;
 }
 
 /** Wall-clock facts of a run: kept out of `summary.json` so that file is reproducible. */
@@ -58,6 +64,8 @@ export interface RunInfo {
   readonly peakRssBytes: number;
   readonly node: string;
   readonly platform: string;
+  /** Wall time per event kind, when the run was asked for it (`profileKinds`). */
+  readonly kindProfile?: readonly KindProfile[];
 }
 
 export interface SimulationResult {
@@ -144,6 +152,7 @@ export async function simulate(
   options.onStart?.(scenario);
 
   const scheduler = network.scheduler;
+  if (options.profileKinds === true) scheduler.profileKinds();
   const capPs = durationPs ?? MAX_TIME_PS;
   const runStart = performance.now();
   let lastReport = runStart;
@@ -252,6 +261,7 @@ export async function simulate(
       peakRssBytes: process.resourceUsage().maxRSS * 1024,
       node: process.version,
       platform: `${process.platform}-${process.arch}`,
+      ...(options.profileKinds === true ? { kindProfile: scheduler.kindProfile() } : {}),
     },
   };
 }
