@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { plotRun } from "@cclab/plot";
 import {
+  kindProfileTable,
   markRunFailed,
   prepare,
   prepareResultDir,
@@ -21,6 +22,7 @@ export interface RunValues {
   set?: string[];
   quiet?: boolean;
   "no-plots"?: boolean;
+  profile?: boolean;
 }
 
 export function parseSeed(text: string | undefined, command: string): number | undefined {
@@ -69,6 +71,7 @@ export async function runOrValidate(
     const result = await simulate(resolved, {
       baseDir,
       signal: controller.signal,
+      profileKinds: values.profile === true,
       onStart: (scenario) => {
         prepareResultDir(out, scenario);
         started = true;
@@ -82,6 +85,13 @@ export async function runOrValidate(
     // Plots are drawn from the saved files, exactly as `cclab plot` redraws them.
     const plots = values["no-plots"] === true ? [] : await plotRun(out);
     io.stdout.write(readFileSync(join(out, "summary.txt"), "utf8"));
+    const profile = result.run.kindProfile;
+    if (profile !== undefined) {
+      const lines = kindProfileTable(profile);
+      io.stdout.write(
+        `\ntime in event handlers by kind (one event in 16 of each kind timed):\n${lines.join("\n")}\n`,
+      );
+    }
     io.stdout.write(`\nresults: ${out}/ (${written.join(", ")})\n`);
     if (plots.length > 0) {
       const figures = plots.filter((p) => p.endsWith(".png")).map((p) => p.slice(6, -4));

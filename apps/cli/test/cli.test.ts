@@ -192,6 +192,30 @@ describe("cclab", () => {
     }
   });
 
+  it("prints and records the time per event kind with --profile, results unchanged", async () => {
+    const file = scenarioFile("profiled", VALID);
+    const runs = [];
+    for (const extra of [[], ["--profile"]]) {
+      const out = join(dir, `profile${extra.length}`);
+      const c = capture();
+      const args = ["run", file, "--out", out, "--set", "run.durationUs=30", "--no-plots"];
+      expect(await main([...args, ...extra], c.io)).toBe(EXIT.ok);
+      runs.push({ c, out, run: JSON.parse(readFileSync(join(out, "run.json"), "utf8")) });
+    }
+    const [plain, profiled] = runs;
+    expect(plain!.run.kindProfile).toBeUndefined();
+    expect(plain!.c.out).not.toContain("time in event handlers");
+    const profile = profiled!.run.kindProfile as { kind: string; events: number }[];
+    expect(profile.reduce((n, p) => n + p.events, 0)).toBe(profiled!.run.events);
+    expect(profiled!.c.out).toMatch(
+      /time in event handlers by kind \(one event in 16 of each kind timed\):\nevent kind +events +% of handler time +µs\/event\n/,
+    );
+    expect(profiled!.c.out).toMatch(/\nlink: packet arrives +\d+ +[\d.]+ +[\d.]+\n/);
+    expect(readFileSync(join(profiled!.out, "summary.json"), "utf8")).toBe(
+      readFileSync(join(plain!.out, "summary.json"), "utf8"),
+    );
+  });
+
   it("redraws one figure with cclab plot, and rejects what it cannot plot with exit 2", async () => {
     const out = join(dir, "plotted");
     const r = capture();
