@@ -1,23 +1,10 @@
 import { fc, test } from "@fast-check/vitest";
 import { describe, expect } from "vitest";
 import { simulate, summarySchema } from "../src/index.js";
+import { smallUniformScenario } from "./helpers.js";
 
-const scenario = (seed: number, loadFraction: number) => ({
-  name: "determinism",
-  seed,
-  topology: { kind: "two-level-fat-tree", leaves: 3, spines: 2, hostsPerLeaf: 3, routing: "ecmp" },
-  switch: { queueing: "1q" },
-  traffic: [
-    {
-      pattern: "uniform",
-      loadFraction,
-      size: { kind: "uniform", minBytes: 1000, maxBytes: 20_000 },
-      stopNs: 20_000,
-    },
-  ],
-  run: { durationUs: 40, warmupUs: 5 },
-  metrics: { binUs: 2 },
-});
+const scenario = (seed: number, loadFraction: number) =>
+  smallUniformScenario(seed, loadFraction, "determinism");
 
 describe("reproducibility", () => {
   test.prop(

@@ -39,3 +39,28 @@ export function meanGbps(
   if (rows.length === 0) return 0;
   return rows.reduce((s, r) => s + +r.gbps!, 0) / rows.length;
 }
+
+/**
+ * A small random-traffic scenario (a 2-level fat tree, uniform messages of 1–20 kB for 20 µs)
+ * for tests that compare runs of one seed and load.
+ */
+export const smallUniformScenario = (
+  seed: number,
+  loadFraction: number,
+  name = "small-uniform",
+) => ({
+  name,
+  seed,
+  topology: { kind: "two-level-fat-tree", leaves: 3, spines: 2, hostsPerLeaf: 3, routing: "ecmp" },
+  switch: { queueing: "1q" },
+  traffic: [
+    {
+      pattern: "uniform",
+      loadFraction,
+      size: { kind: "uniform", minBytes: 1000, maxBytes: 20_000 },
+      stopNs: 20_000,
+    },
+  ],
+  run: { durationUs: 40, warmupUs: 5 },
+  metrics: { binUs: 2 },
+});

@@ -1,22 +1,10 @@
 import { fc, test } from "@fast-check/vitest";
 import { describe, expect, it } from "vitest";
 import { kindProfileTable, simulate } from "../src/index.js";
+import { smallUniformScenario } from "./helpers.js";
 
-const scenario = (seed: number, loadFraction: number) => ({
-  name: "kind-profile",
-  seed,
-  topology: { kind: "two-level-fat-tree", leaves: 2, spines: 2, hostsPerLeaf: 3, routing: "ecmp" },
-  traffic: [
-    {
-      pattern: "uniform",
-      loadFraction,
-      size: { kind: "uniform", minBytes: 1000, maxBytes: 20_000 },
-      stopNs: 20_000,
-    },
-  ],
-  run: { durationUs: 30, warmupUs: 5 },
-  metrics: { binUs: 2 },
-});
+const scenario = (seed: number, loadFraction: number) =>
+  smallUniformScenario(seed, loadFraction, "kind-profile");
 
 describe("time per event kind (simulate's profileKinds)", () => {
   test.prop(
