@@ -1,7 +1,13 @@
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { experimentIds } from "@cclab/reproduce";
-import { formatIssues, RunFailure, RunInterrupted, ScenarioError } from "@cclab/sim";
+import {
+  formatIssues,
+  PROFILE_SAMPLE_EVERY,
+  RunFailure,
+  RunInterrupted,
+  ScenarioError,
+} from "@cclab/sim";
 import { compare } from "./compare.js";
 import { EXIT, type Io, UsageError } from "./errors.js";
 import { LIST_SECTIONS, type ListSection, listText } from "./list.js";
@@ -47,7 +53,7 @@ Options:
                      (repeatable; the value is read as YAML)
   --quiet            no progress line (also off when stderr is not a terminal)
   --no-plots         skip the figures (cclab plot draws them later from the saved CSVs)
-  --profile          time the event handlers by kind (one event in 16 of each kind) and print
+  --profile          time the event handlers by kind (one event in ${PROFILE_SAMPLE_EVERY} of each kind) and print
                      each kind's events, share of the handlers' time and µs per event; also
                      in run.json as kindProfile. The results are the same as without it
 `,

@@ -4,6 +4,7 @@ import { plotRun } from "@cclab/plot";
 import {
   kindProfileTable,
   markRunFailed,
+  PROFILE_SAMPLE_EVERY,
   prepare,
   prepareResultDir,
   RunInterrupted,
@@ -89,7 +90,7 @@ export async function runOrValidate(
     if (profile !== undefined) {
       const lines = kindProfileTable(profile);
       io.stdout.write(
-        `\ntime in event handlers by kind (one event in 16 of each kind timed):\n${lines.join("\n")}\n`,
+        `\ntime in event handlers by kind (one event in ${PROFILE_SAMPLE_EVERY} of each kind timed):\n${lines.join("\n")}\n`,
       );
     }
     io.stdout.write(`\nresults: ${out}/ (${written.join(", ")})\n`);

@@ -5,6 +5,7 @@ export {
   type EventHandler,
   type EventKind,
   type KindProfile,
+  PROFILE_SAMPLE_EVERY,
   type RunOptions,
   type RunOutcome,
   Scheduler,

@@ -37,6 +37,9 @@ export interface KindProfile {
   readonly handlerMs: number;
 }
 
+/** Events of each kind {@link Scheduler.profileKinds} times one in, unless told otherwise. */
+export const PROFILE_SAMPLE_EVERY = 16;
+
 /** Why {@link Scheduler.run} returned. */
 export type RunOutcome = "empty" | "time" | "stopped";
 
@@ -248,7 +251,7 @@ export class Scheduler {
    * a reading once optimised) is taken off the estimate; an untimed event pays one more call.
    * @throws RangeError when `sampleEvery` is not an integer ≥ 1, or profiling is on already.
    */
-  profileKinds(sampleEvery = 16): void {
+  profileKinds(sampleEvery = PROFILE_SAMPLE_EVERY): void {
     if (!Number.isInteger(sampleEvery) || sampleEvery < 1) {
       throw new RangeError(`sampleEvery must be an integer ≥ 1, got ${sampleEvery}`);
     }

@@ -15,7 +15,7 @@
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { fileURLToPath } from "node:url";
-import type { KindProfile } from "@cclab/core-des";
+import { type KindProfile, PROFILE_SAMPLE_EVERY } from "@cclab/core-des";
 import { kindProfileTable, readScenarioFile, simulate } from "../src/index.js";
 
 interface Workload {
@@ -133,7 +133,7 @@ function bench(name: string, workload: Workload, reps: number, profile: boolean)
     process.exitCode = 1;
   }
   console.log(
-    `  time in event handlers by kind, a profiled run of ${(profiled.wallMs / 1000).toFixed(2)} s (one event in 16 of each kind timed):`,
+    `  time in event handlers by kind, a profiled run of ${(profiled.wallMs / 1000).toFixed(2)} s (one event in ${PROFILE_SAMPLE_EVERY} of each kind timed):`,
   );
   for (const line of kindProfileTable(profiled.kindProfile ?? [])) {
     console.log(`    ${line}`);

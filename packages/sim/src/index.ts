@@ -1,3 +1,4 @@
+export { PROFILE_SAMPLE_EVERY } from "@cclab/core-des";
 export { TRAFFIC_PATTERNS } from "@cclab/traffic";
 export { kindProfileTable } from "./kind-profile.js";
 export { type ParamDoc, paramDocs } from "./param-docs.js";

@@ -43,9 +43,9 @@ export interface SimulateOptions {
   /** Aborting stops the run between two slices; `simulate` then rejects with RunInterrupted. */
   readonly signal?: AbortSignal;
   /**
-   * Time the event handlers per event kind (one event in 16 of each kind) and report it in
-   * `run.kindProfile`: which kinds of events the run's time goes to. The events and results do
-   * not change.
+   * Time the event handlers per event kind (one event in `PROFILE_SAMPLE_EVERY` of each kind,
+   * also exported here) and report it in `run.kindProfile`: which kinds of events the run's
+   * time goes to. The events and results do not change.
    */
   readonly profileKinds?: boolean;
 }
