@@ -42,7 +42,7 @@ class Throttle implements FlowGate, TimerOwner {
   /** Size of that packet (for the rate series). */
   lastSizeBytes = 0;
   /** Its own timer (`per-flow` timers only). */
-  timer: OwnerTimers | undefined;
+  timer: OwnerTimers | undefined = undefined;
 
   constructor(
     readonly sl: number,

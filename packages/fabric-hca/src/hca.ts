@@ -159,7 +159,7 @@ class QueuePair {
   parkedSeq = 0;
   /** True when its next packet is shorter than a full one (the end of a message). */
   shortHead = false;
-  gate: FlowGate | undefined;
+  gate: FlowGate | undefined = undefined;
 
   constructor(
     readonly flowId: number,
@@ -237,8 +237,8 @@ export class Hca implements LinkReceiver, LinkSender {
   /** `injectionOrder` is `oldest-first` (else round-robin). */
   private readonly oldestFirst: boolean;
   private readonly keepCompletions: boolean;
-  private completionListener: ((completion: MessageCompletion) => void) | undefined;
-  private uplink: Link | undefined;
+  private completionListener: ((completion: MessageCompletion) => void) | undefined = undefined;
+  private uplink: Link | undefined = undefined;
   /** Indices of the uplink and the downlink in `links` (−1 before {@link attach}). */
   private up = -1;
   private down = -1;
@@ -249,7 +249,7 @@ export class Hca implements LinkReceiver, LinkSender {
    * the one before (a forest's tree contributors send only to their hotspot), and the Map lookup
    * it saves missed the cache on a large fabric.
    */
-  private lastQueuePair: QueuePair | undefined;
+  private lastQueuePair: QueuePair | undefined = undefined;
   /**
    * Queue pairs with data whose gate allowed them when last asked (or that an oldest-first
    * decision did not ask, see `gatesUnasked`), in round-robin order.
@@ -296,10 +296,10 @@ export class Hca implements LinkReceiver, LinkSender {
   private receiving = false;
   /** Bytes received per message id of messages not current in `fromSource`, until they complete. */
   private readonly partial = new Map<number, number>();
-  private senderPart: SenderPart | undefined;
-  private receiverPart: ReceiverPart | undefined;
-  private listener: DeliveryListener | undefined;
-  private injectedListener: ((messageId: number) => void) | undefined;
+  private senderPart: SenderPart | undefined = undefined;
+  private receiverPart: ReceiverPart | undefined = undefined;
+  private listener: DeliveryListener | undefined = undefined;
+  private injectedListener: ((messageId: number) => void) | undefined = undefined;
 
   constructor(setup: HcaSetup) {
     this.index = setup.index;

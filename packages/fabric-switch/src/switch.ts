@@ -279,7 +279,7 @@ export class Switch implements LinkReceiver, LinkSender {
   private readonly routeStart: Int32Array;
   private readonly routeCount: Int32Array;
   private readonly routePorts: Int32Array;
-  private part: SwitchPart | undefined;
+  private part: SwitchPart | undefined = undefined;
 
   constructor(setup: SwitchSetup) {
     const { portCount, config } = setup;

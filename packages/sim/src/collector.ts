@@ -80,12 +80,12 @@ export class FlowRecord {
   messages = 0;
   offeredBytes = 0;
   completedMessages = 0;
-  latencyPs: Histogram | undefined;
+  latencyPs: Histogram | undefined = undefined;
   // Completion times of its messages after warm-up: the first as a number, a histogram from
   // the second on. Most flows of a trace carry one message (uniform256: 12,549 of 14,187), and
   // a histogram each (two typed arrays) was 64 ms of that run's 5.3 s CPU profile.
   private soleMctPs = -1;
-  private mctPs: Histogram | undefined;
+  private mctPs: Histogram | undefined = undefined;
 
   constructor(
     private readonly counters: FlowCounters,
@@ -193,7 +193,7 @@ export class Collector {
   /** The first `maxMessageRecords` completed messages, in completion order (`messages.csv`). */
   readonly messages: MessageRecord[] = [];
   /** Called after every message completion (the runner stops there when all are done). */
-  onCompletion: (() => void) | undefined;
+  onCompletion: (() => void) | undefined = undefined;
 
   readonly warmupPs: TimePs;
   private readonly binPs: TimePs;
