@@ -48,6 +48,8 @@ interface Sample {
   /** SHA-1 of the whole summary, which holds no wall-clock field: equal for equal runs. */
   summarySha1: string;
   kindProfile?: readonly KindProfile[] | undefined;
+  /** The V8 flags `simulate` set in the child (see the README, "V8's inlining budgets"). */
+  v8Flags: readonly string[];
 }
 
 async function child(name: string, profileKinds: boolean): Promise<void> {
@@ -70,6 +72,7 @@ async function child(name: string, profileKinds: boolean): Promise<void> {
     ceMarks: s.totals.marks.ecnCe,
     summarySha1: createHash("sha1").update(JSON.stringify(s)).digest("hex"),
     kindProfile: result.run.kindProfile,
+    v8Flags: result.run.v8Flags,
   };
   process.stdout.write(JSON.stringify(sample));
 }
@@ -126,6 +129,7 @@ function bench(name: string, workload: Workload, reps: number, profile: boolean)
   );
   console.log(`  last completion ${first.lastCompletionUs.toFixed(2)} µs`);
   console.log(`  pause frames    ${first.pauseFrames}   CE marks ${first.ceMarks}`);
+  console.log(`  V8 flags set    ${first.v8Flags.join(" ") || "none"}`);
   if (!profile) return;
   const profiled = runChild(name, true);
   if (profiled.summarySha1 !== first.summarySha1) {

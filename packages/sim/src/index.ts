@@ -39,3 +39,4 @@ export {
 export { type Summary, summaryJsonSchema, summarySchema } from "./summary.js";
 export { flowTable, table, textSummary } from "./text-summary.js";
 export { TOPOLOGY_KINDS, type TopologyKind } from "./topologies.js";
+export { SIMULATION_V8_FLAGS, tunedV8Flags, tuneV8ForSimulation } from "./v8-tuning.js";
