@@ -20,18 +20,22 @@ let applied: readonly string[] | undefined;
 
 /**
  * Of {@link SIMULATION_V8_FLAGS}, those the process was not started with: a value given on
- * node's command line or in `NODE_OPTIONS` (`given`, as words) is the user's choice and stays.
- * V8 reads `-` and `_` alike in flag names.
+ * node's command line or in `NODE_OPTIONS` (`given`, as words; by default this process's, see
+ * {@link startupArgs}) is the user's choice and stays. V8 reads `-` and `_` alike in flag names.
  */
-export function flagsToSet(given: readonly string[]): string[] {
-  const names = new Set(
-    given.filter((arg) => arg.startsWith("--")).map((arg) => flagName(arg.split("=", 1)[0]!)),
-  );
-  return SIMULATION_V8_FLAGS.filter((flag) => !names.has(flagName(flag.split("=", 1)[0]!)));
+export function flagsToSet(given: readonly string[] = startupArgs()): string[] {
+  const names = new Set(given.filter((arg) => arg.startsWith("--")).map(flagName));
+  return SIMULATION_V8_FLAGS.filter((flag) => !names.has(flagName(flag)));
 }
 
+/** The words node was started with that may hold V8 flags: its options and `NODE_OPTIONS`. */
+function startupArgs(): string[] {
+  return [...process.execArgv, ...(process.env.NODE_OPTIONS ?? "").split(/\s+/)];
+}
+
+// A flag's name, without its value, in one spelling.
 function flagName(arg: string): string {
-  return arg.replace(/_/g, "-");
+  return arg.split("=", 1)[0]!.replace(/_/g, "-");
 }
 
 /**
@@ -41,7 +45,7 @@ function flagName(arg: string): string {
  */
 export function tuneV8ForSimulation(): readonly string[] {
   if (applied !== undefined) return applied;
-  const set = flagsToSet([...process.execArgv, ...(process.env.NODE_OPTIONS ?? "").split(/\s+/)]);
+  const set = flagsToSet();
   for (const flag of set) setFlagsFromString(flag);
   applied = set;
   return set;
