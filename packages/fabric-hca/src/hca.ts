@@ -20,6 +20,7 @@ import {
   type SenderPart,
 } from "@cclab/fabric";
 import type { HcaConfig } from "./hca-config.js";
+import { Rotation } from "./rotation.js";
 
 // What a send decision makes of one queue pair (`Hca.consider`). An enum, which bundling writes
 // as literals, where module `const`s become `var`s that V8 loads at every use (see core-des
@@ -139,9 +140,9 @@ class QueuePair {
   readonly messages = new Fifo<{ id: number; bytes: number; createdPs: TimePs }>(4);
   /**
    * The head message's id, payload bytes and arrival, copied from it whenever the head changes
-   * ({@link headChanged}): a send decision reads them for every queue pair in the rotation, and
-   * following the queue to the message object cost two or three cache misses each on a large
-   * fabric (648-node silent forest, oldest-first: 14 % of the run in the send decision).
+   * ({@link headChanged}): following the queue to the message object cost two or three cache
+   * misses per queue pair on a large fabric (648-node silent forest, oldest-first: 14 % of the
+   * run in the send decision). The rotation keeps a further copy of id and arrival.
    */
   headId = -1;
   headBytes = 0;
@@ -254,7 +255,7 @@ export class Hca implements LinkReceiver, LinkSender {
    * Queue pairs with data whose gate allowed them when last asked (or that an oldest-first
    * decision did not ask, see `gatesUnasked`), in round-robin order.
    */
-  private readonly active = new Fifo<QueuePair>(8);
+  private readonly active = new Rotation<QueuePair>(8);
   /**
    * Queue pairs with data held by their gate, as a binary min-heap on (parkedUntilPs,
    * parkedSeq). They rejoin the back of the rotation when their time comes, so a send decision
@@ -650,15 +651,8 @@ export class Hca implements LinkReceiver, LinkSender {
     const active = this.active;
     const count = active.length;
     if (count === 0) return false;
-    let oldest = 0;
-    let oldestQp = active.at(0)!;
-    for (let k = 1; k < count; k++) {
-      const qp = active.at(k)!;
-      if (headBefore(qp, oldestQp)) {
-        oldest = k;
-        oldestQp = qp;
-      }
-    }
+    const oldest = active.oldest();
+    const oldestQp = active.at(oldest)!;
     const verdict = this.consider(oldestQp, now);
     if (verdict === Verdict.Send) {
       if (count > 1) this.gatesUnasked = true;
@@ -675,7 +669,7 @@ export class Hca implements LinkReceiver, LinkSender {
         active.removeAt(k);
         continue;
       }
-      if (verdict === Verdict.Send && (best === undefined || headBefore(qp, best))) {
+      if (verdict === Verdict.Send && (best === undefined || active.before(k, bestIndex))) {
         best = qp;
         bestIndex = k;
       }
@@ -757,6 +751,7 @@ export class Hca implements LinkReceiver, LinkSender {
       this.active.removeAt(index);
       qp.active = false;
     } else {
+      this.active.headChangedAt(index);
       qp.shortHead = this.payloadOf(qp) < this.config.mtuBytes;
       this.perVl[vl * PerVl.Stride + PerVl.RotationCount]!++;
       if (qp.shortHead) this.perVl[vl * PerVl.Stride + PerVl.RotationShort]!++;
@@ -1060,15 +1055,6 @@ export class Hca implements LinkReceiver, LinkSender {
       }
     }
   }
-}
-
-// Whether `a`'s head message entered its queue pair before `b`'s; ids, which follow the order
-// the host was handed its messages, break ties.
-function headBefore(a: QueuePair, b: QueuePair): boolean {
-  return (
-    a.headCreatedPs < b.headCreatedPs ||
-    (a.headCreatedPs === b.headCreatedPs && a.headId < b.headId)
-  );
 }
 
 function parkedBefore(a: QueuePair, b: QueuePair): boolean {
