@@ -73,6 +73,45 @@ describe("ideal message completion time", () => {
   );
 });
 
+describe("ideal message completion time per message size", () => {
+  // The collector reuses a flow's last ideal time while message sizes repeat: a size that
+  // changes must get its own, or these lone messages' slowdowns would drift from 1.
+  test("gives every lone message of a flow whose sizes change a slowdown of exactly 1", async () => {
+    const sizes = [1000, 1000, 20_000, 5000, 5000, 1000];
+    const result = await simulate({
+      name: "lone-messages-of-changing-size",
+      topology: {
+        kind: "parking-lot",
+        switches: 3,
+        hostsPerSwitch: 1,
+        rateGbps: 10,
+        latencyNs: 100,
+      },
+      switch: { buffer: { model: "partitioned", bytesPerPortVl: 1 << 20 } },
+      host: { mtuBytes: 2048, receiveBufferBytes: 1 << 20 },
+      traffic: [
+        {
+          pattern: "scheduled",
+          flows: sizes.map((bytes, i) => ({
+            src: 0,
+            dst: 2,
+            startNs: i * 100_000,
+            totalBytes: bytes,
+            messageBytes: bytes,
+          })),
+        },
+      ],
+      run: { untilComplete: true },
+      metrics: { series: [] },
+    });
+    expect(result.summary.status).toBe("complete");
+    const slowdown = result.summary.fct!.slowdown;
+    expect(slowdown.count).toBe(sizes.length);
+    expect(slowdown.mean).toBeCloseTo(1, 6);
+    expect(slowdown.max).toBeCloseTo(1, 6);
+  });
+});
+
 function hostCountOf(t: Record<string, unknown>): number {
   if (t.kind === "single-switch") return t.hosts as number;
   if (t.kind === "parking-lot") return (t.switches as number) * (t.hostsPerSwitch as number);
