@@ -32,54 +32,56 @@ export class ParkedHeap<T> {
   push(item: T, untilPs: number): void {
     if (this.count === this.items.length) this.grow();
     const seq = this.nextSeq++;
-    const { items, untilPs: times, seq: seqs } = this;
     let k = this.count++;
     while (k > 0) {
       const parent = (k - 1) >> 1;
-      if (!(untilPs < times[parent]! || (untilPs === times[parent] && seq < seqs[parent]!))) break;
-      items[k] = items[parent];
-      times[k] = times[parent]!;
-      seqs[k] = seqs[parent]!;
+      if (!this.before(untilPs, seq, parent)) break;
+      this.move(k, parent);
       k = parent;
     }
-    items[k] = item;
-    times[k] = untilPs;
-    seqs[k] = seq;
+    this.place(k, item, untilPs, seq);
   }
 
   /** Removes and returns the first item (the caller checks {@link length} first). */
   popTop(): T {
-    const { items, untilPs: times, seq: seqs } = this;
-    const top = items[0]!;
+    const top = this.items[0]!;
     const n = --this.count;
-    const lastItem = items[n];
-    const lastPs = times[n]!;
-    const lastSeq = seqs[n]!;
-    items[n] = undefined;
-    if (n !== 0) {
-      let k = 0;
-      for (;;) {
-        let child = 2 * k + 1;
-        if (child >= n) break;
-        const right = child + 1;
-        if (
-          right < n &&
-          (times[right]! < times[child]! ||
-            (times[right] === times[child] && seqs[right]! < seqs[child]!))
-        ) {
-          child = right;
-        }
-        if (!(times[child]! < lastPs || (times[child] === lastPs && seqs[child]! < lastSeq))) break;
-        items[k] = items[child];
-        times[k] = times[child]!;
-        seqs[k] = seqs[child]!;
-        k = child;
-      }
-      items[k] = lastItem;
-      times[k] = lastPs;
-      seqs[k] = lastSeq;
+    const last = this.items[n]!;
+    const lastPs = this.untilPs[n]!;
+    const lastSeq = this.seq[n]!;
+    this.items[n] = undefined;
+    if (n === 0) return top;
+    let k = 0;
+    for (;;) {
+      let child = 2 * k + 1;
+      if (child >= n) break;
+      const right = child + 1;
+      if (right < n && this.before(this.untilPs[right]!, this.seq[right]!, child)) child = right;
+      if (this.before(lastPs, lastSeq, child)) break;
+      this.move(k, child);
+      k = child;
     }
+    this.place(k, last, lastPs, lastSeq);
     return top;
+  }
+
+  // Whether a key (untilPs, seq) comes before the key at position k. The seqs differ, so one of
+  // any two keys comes first.
+  private before(untilPs: number, seq: number, k: number): boolean {
+    const at = this.untilPs[k]!;
+    return untilPs < at || (untilPs === at && seq < this.seq[k]!);
+  }
+
+  private move(to: number, from: number): void {
+    this.items[to] = this.items[from];
+    this.untilPs[to] = this.untilPs[from]!;
+    this.seq[to] = this.seq[from]!;
+  }
+
+  private place(k: number, item: T, untilPs: number, seq: number): void {
+    this.items[k] = item;
+    this.untilPs[k] = untilPs;
+    this.seq[k] = seq;
   }
 
   private grow(): void {
