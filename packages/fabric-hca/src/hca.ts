@@ -261,9 +261,10 @@ export class Hca implements LinkReceiver, LinkSender {
   private readonly parked = new ParkedHeap<QueuePair>(8);
   /**
    * When the first parked queue pair may go (+Infinity when none is parked), kept by `park` and
-   * `unparkFirst`, the only ways in and out of `parked`. Every send decision compares it with the clock: reading it
-   * from the heap's first queue pair took 1.6 % of the 648-node silent forest's first 60 ms
-   * (CPU profile; two dependent cache misses), from the heap's arrays about half that.
+   * `unparkFirst`, the only ways in and out of `parked`. Every send decision compares it with
+   * the clock: reading it from the heap's first queue pair took 1.6 % of the 648-node silent
+   * forest's first 60 ms (CPU profile; two dependent cache misses), from the heap's arrays about
+   * half that.
    */
   private parkedFirstPs: TimePs = Number.POSITIVE_INFINITY;
   /**
