@@ -7,7 +7,7 @@
  * the first fails the run. Targets (2-core machine, Node 20): ≥ 5 M events/s, < 300
  * MB, and < 4 s wall without CC, < 6 s with DCQCN.
  *
- * Usage: npm run bench -w @cclab/sim [-- REPS] [-- WORKLOAD...] [-- --profile]
+ * Usage: npm run bench -w @cclab/sim -- [REPS] [WORKLOAD...] [--profile]
  * (default 3 repetitions of both). `--profile` adds one more run per workload, with the event
  * handlers timed by kind, and prints the time per kind (not counted in the medians: the timing
  * costs a little).
