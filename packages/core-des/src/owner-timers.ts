@@ -16,7 +16,7 @@ interface Registry {
 
 // One event kind per scheduler and kind name for the timers of every owner: the event's target
 // encodes the owner's index and the timer's number, so a timer costs no closure per event
-// (DESIGN.md, hot-loop rules) and a CC scheme with a timer per flow defines one kind, not one
+// (docs/model.md, "Performance rules") and a CC scheme with a timer per flow defines one kind, not one
 // per flow.
 const registries = new WeakMap<Scheduler, Map<string, Registry>>();
 

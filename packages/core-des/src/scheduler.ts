@@ -4,7 +4,7 @@ import { resized } from "./typed-array.js";
 /**
  * Handler of one event kind. It receives the event's target index (which component, port,
  * flow…) and its kind, and reads the current time from the scheduler. Handlers are registered
- * once per kind, so scheduling an event allocates nothing (DESIGN.md, hot-loop rules).
+ * once per kind, so scheduling an event allocates nothing (docs/model.md, "Performance rules").
  */
 export type EventHandler = (target: number, kind: number) => void;
 
@@ -102,7 +102,7 @@ const WIDTH_SAMPLE_MAX = 2048;
  * The future-event set and event loop.
  *
  * Events are ordered by (time, scheduling order): events due at the same picosecond run in
- * the order they were scheduled (DESIGN.md, "Determinism"). Storage is struct-of-arrays: a
+ * the order they were scheduled (docs/model.md, "Determinism"). Storage is struct-of-arrays: a
  * slot per pending event holds its time, kind, target, state, a link to the next slot of the
  * chain it is in, and a generation number for handles. The slots form two structures:
  *

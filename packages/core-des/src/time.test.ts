@@ -48,7 +48,7 @@ describe("time conversions", () => {
 });
 
 describe("serializationPs", () => {
-  it("matches MODEL.md: ceil(bytes × 8000 / rate) ps", () => {
+  it("matches docs/model.md: ceil(bytes × 8000 / rate) ps", () => {
     expect(serializationPs(2048, 20)).toBe(819_200); // an IB MTU at 20 Gb/s
     expect(serializationPs(64, 100)).toBe(5_120);
     expect(serializationPs(2048, 13.5)).toBe(1_213_630); // 1 213 629.6… rounds up

@@ -4,7 +4,8 @@
  * A double represents every integer up to 2^53 exactly, so a `TimePs` is exact up to
  * 2^53 ps ≈ 9007 s of simulated time, far beyond any run of a fabric at picosecond
  * resolution. Integer time keeps event ordering exact: two events computed along different
- * paths land on the same instant only when they really coincide (MODEL.md, "Time and rates").
+ * paths land on the same instant only when they really coincide (docs/model.md, "Time and
+ * rates").
  */
 
 /** A point in simulated time or a duration, in integer picoseconds. */
@@ -77,7 +78,7 @@ export const psToS = (ps: TimePs): number => ps / PS_PER_S;
 
 /**
  * Time to serialize `bytes` onto a link of `rateGbps`: `ceil(bytes × 8000 / rateGbps)` ps
- * (MODEL.md, "Time and rates"; 1 Gb/s = 1 bit per 1000 ps).
+ * (docs/model.md, "Time and rates"; 1 Gb/s = 1 bit per 1000 ps).
  *
  * The quotient is computed in floating point; when it lies within 1e-9 relative of an
  * integer it is taken as that integer, so that e.g. 1 byte at 0.1 Gb/s is 80 000 ps and not

@@ -1,9 +1,12 @@
 /** The typed arrays the growable stores of the kernel and the fabric use. */
 export type GrowableArray =
   | Float64Array<ArrayBuffer>
+  | Float32Array<ArrayBuffer>
   | Int32Array<ArrayBuffer>
+  | Uint32Array<ArrayBuffer>
   | Int16Array<ArrayBuffer>
   | Uint16Array<ArrayBuffer>
+  | Int8Array<ArrayBuffer>
   | Uint8Array<ArrayBuffer>;
 
 /**

@@ -1,15 +1,20 @@
 import type { RngStream, Scheduler, TimePs } from "@cclab/core-des";
+import type { PartDeclarations } from "./declarations.js";
 import type { PacketId, Packets } from "./packet.js";
-import type { QueueingPart } from "./queueing.js";
+import type { InputQueueSet, QueueingPart, QueueSetContext } from "./queueing.js";
+import type { SpecVersionRange } from "./version.js";
 
 /**
- * Version of this contract. A plugin states the version it was written for; the network
- * rejects a plugin whose version it does not implement, instead of running it wrongly.
- * Version 2: packets are ids into the network's {@link Packets} store (version 1 passed
- * objects).
+ * Every part states the contract versions it supports (`specVersion`, see version.ts); the
+ * network rejects a part whose range holds no version it implements, instead of running it
+ * wrongly.
  */
-export const SPEC_VERSION = 2;
-export type SpecVersion = typeof SPEC_VERSION;
+export {
+  assertSpecVersion,
+  SPEC_VERSION,
+  type SpecVersion,
+  type SpecVersionRange,
+} from "./version.js";
 
 /** Read-only view of one switch or host port, for schemes that detect congestion. */
 export interface PortView {
@@ -24,6 +29,18 @@ export interface PortView {
   isTransmitting(): boolean;
   /** True while a packet for `vl` is ready here but flow control holds it (the OFF state). */
   isBlocked(vl: number): boolean;
+  /**
+   * When `vl` last went from OFF to ON, ps (−Infinity: never). Under PFC, when a resume took
+   * effect at this port's transmitter; under credits, when the transmitter started a packet on
+   * `vl` again after a time without credits for its head packet (docs/model.md, "Flow
+   * control"). Since contract 3.0.
+   */
+  lastOnPs(vl: number): TimePs;
+  /**
+   * OFF periods of `vl` so far: under PFC the pauses that took effect (a pause while paused
+   * does not count), under credits the times a head packet found too few credits. Since 3.0.
+   */
+  offCount(vl: number): number;
 }
 
 /**
@@ -55,6 +72,13 @@ export interface PartServices {
   readonly controlVls: readonly number[];
   /** A random stream of the part's own, named after the device it runs on. */
   readonly rng: RngStream;
+  /**
+   * The VL of each lane the part declared (`lanes` of its factory), by lane name. Lanes of the
+   * same name are one lane, shared by every part that declares it. Since 3.0.
+   */
+  readonly lanes: Readonly<Record<string, number>>;
+  /** VLs served only when no normal data VL has a packet that may go (low-priority lanes). */
+  readonly lowPriorityVls: readonly number[];
 }
 
 // --- switch part (congestion point) ---------------------------------------------------------
@@ -72,7 +96,22 @@ export interface SwitchPartContext extends PartServices {
    * its `dstHost` like any packet and queued ahead of data on its output port.
    */
   sendControl(packet: PacketId): void;
+  /**
+   * Sends a link-local control packet out of `port`, ahead of data: it goes to the device at
+   * the other end of that one link (a switch's parts' or a host's sender part's
+   * `onLinkControl`), never routed by destination (its `dstHost` becomes {@link LINK_LOCAL}).
+   * CCFIT's and EcoCC's allocate/stop/go/deallocate messages. Since 3.0.
+   */
+  sendOnPort(port: number, packet: PacketId): void;
+  /**
+   * Makes the switch arbitrate for `outPort` again now: after a queue the part holds back
+   * (a Stop) may send again (a Go). Since 3.0.
+   */
+  wake(outPort: number): void;
 }
+
+/** `dstHost` of a link-local control packet (see {@link SwitchPartContext.sendOnPort}). */
+export const LINK_LOCAL = -1;
 
 /** `inPort` of {@link SwitchPart.onTransmit} for the switch's own control packets. */
 export const FROM_SWITCH_CONTROL = -1;
@@ -103,12 +142,28 @@ export interface SwitchPart extends CcObservable {
    * {@link FROM_OUTPUT_BUFFER} from an output buffer.
    */
   onTransmit?(packet: PacketId, inPort: number, outPort: number): void;
+  /**
+   * A link-local control packet from the device at the other end of `inPort` arrived (see
+   * {@link SwitchPartContext.sendOnPort}). The switch returns its buffer at once and frees it
+   * after the call. Since 3.0.
+   */
+  onLinkControl?(packet: PacketId, inPort: number): void;
+  /**
+   * Builds the queues of one input port and VL of this switch, instead of the switch's
+   * configured queueing (EcoCC, CCFIT: hot-flow queues whose state the part shares); return
+   * `undefined` for the configured queueing on that (port, VL). Called after the part is made,
+   * once per input port and VL. Since 3.0.
+   */
+  createQueueSet?(context: QueueSetContext): InputQueueSet | undefined;
 }
 
-export interface SwitchPartFactory {
-  readonly specVersion: SpecVersion;
+export interface SwitchPartFactory extends PartDeclarations {
+  readonly specVersion: SpecVersionRange;
   readonly name: string;
-  /** Virtual lanes the scheme needs beyond the data lanes (e.g. a control lane). */
+  /**
+   * Control lanes of the part's own beyond the data lanes (contract 2; a 3.0 part may declare
+   * named `lanes` instead).
+   */
   readonly extraVls?: number;
   create(context: SwitchPartContext): SwitchPart;
 }
@@ -137,6 +192,16 @@ export interface HostPartContext extends PartServices {
    * new data; the receiver then sees it once.
    */
   resend(packet: PacketId): void;
+  /**
+   * Puts flow `flowId`'s next packets on `vl` (SRP: a speculative lane, then the normal one).
+   * The flow's own VL is its SL's. Since 3.0.
+   */
+  setFlowVl(flowId: number, vl: number): void;
+  /**
+   * Sends a link-local control packet to the switch at the other end of the host's link (its
+   * parts' `onLinkControl`), ahead of data. Since 3.0.
+   */
+  sendLinkControl(packet: PacketId): void;
 }
 
 export interface ReceiverPart extends CcObservable {
@@ -149,8 +214,8 @@ export interface ReceiverPart extends CcObservable {
   onData?(packet: PacketId): void;
 }
 
-export interface ReceiverPartFactory {
-  readonly specVersion: SpecVersion;
+export interface ReceiverPartFactory extends PartDeclarations {
+  readonly specVersion: SpecVersionRange;
   readonly name: string;
   create(context: HostPartContext): ReceiverPart;
 }
@@ -177,18 +242,32 @@ export interface FlowGate {
   nextSendPs(nowPs: TimePs): TimePs;
   /** Optional window: false holds the flow until a control packet reopens it. */
   windowOpen?(): boolean;
-  /** The flow started sending `packet` now. */
+  /**
+   * The flow started sending `packet` now. The gate may still write the packet's header fields
+   * and scheme columns here (it is on the link, but nothing downstream has read it yet).
+   */
   onSent?(packet: PacketId): void;
+  /**
+   * A message of `bytes` payload bytes joined the flow's queue (SRP reserves its packets before
+   * the first one leaves). Called when it arrives, before any of its packets is asked for.
+   * Since 3.0.
+   */
+  onMessage?(bytes: number, messageId: number): void;
 }
 
 export interface SenderPart extends CcObservable {
   openFlow(flow: FlowInfo): FlowGate;
   /** A control packet for this host arrived (CNP, BECN, ACK, grant ...). */
   onControl?(packet: PacketId): void;
+  /**
+   * A link-local control packet from the switch at the other end of the host's link arrived
+   * (EcoCC, CCFIT: stop or restart a hot injection queue). Since 3.0.
+   */
+  onLinkControl?(packet: PacketId): void;
 }
 
-export interface SenderPartFactory {
-  readonly specVersion: SpecVersion;
+export interface SenderPartFactory extends PartDeclarations {
+  readonly specVersion: SpecVersionRange;
   readonly name: string;
   create(context: HostPartContext): SenderPart;
 }
@@ -198,19 +277,10 @@ export interface SenderPartFactory {
  * be combined (a detector from one, a reaction from another) by building a scheme from them.
  */
 export interface CcScheme {
-  readonly specVersion: SpecVersion;
+  readonly specVersion: SpecVersionRange;
   readonly name: string;
   readonly switchPart?: SwitchPartFactory;
   readonly queueingPart?: QueueingPart;
   readonly receiverPart?: ReceiverPartFactory;
   readonly senderPart?: SenderPartFactory;
-}
-
-/** Throws a clear error if a plugin was written for another contract version. */
-export function assertSpecVersion(what: string, plugin: { readonly specVersion: number }): void {
-  if (plugin.specVersion !== SPEC_VERSION) {
-    throw new TypeError(
-      `${what} was written for @cclab/fabric specVersion ${plugin.specVersion}; this fabric implements ${SPEC_VERSION}`,
-    );
-  }
 }

@@ -41,7 +41,7 @@ describe("PFC state", () => {
     expect(state.blockedPs[0]).toBe(300);
   });
 
-  it("sizes headroom as MODEL.md's 2 × latency × rate + MTU + 64 plus the routing delay", () => {
+  it("sizes headroom as the textbook 2 × latency × rate + MTU + 64 plus the routing delay", () => {
     const plain = pfcHeadroomBytes({
       rateGbps: 100,
       latencyNs: 1000,

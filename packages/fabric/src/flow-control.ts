@@ -1,9 +1,9 @@
 import { serializationPs, type TimePs } from "@cclab/core-des";
 
-/** InfiniBand flow-control credits count 64-byte blocks (MODEL.md, "Flow control"). */
+/** InfiniBand flow-control credits count 64-byte blocks (docs/model.md, "Flow control"). */
 export const CREDIT_BLOCK_BYTES = 64;
 
-/** Size of a PFC pause or resume frame on the wire (MODEL.md). */
+/** Size of a PFC pause or resume frame on the wire (docs/model.md, "Flow control"). */
 export const PAUSE_FRAME_BYTES = 64;
 
 /** Credit blocks a packet of `bytes` needs: ceil(bytes / 64). */
@@ -31,11 +31,31 @@ export interface FlowStateColumns {
   readonly blockedSincePs: Float64Array<ArrayBuffer>;
   /** Total time the VL spent blocked (paused or without credits for its head packet), ps. */
   readonly blockedPs: Float64Array<ArrayBuffer>;
-  /** Number of ON→OFF transitions. */
+  /** Number of ON→OFF transitions (blocked periods begun). */
   readonly offTransitions: Float64Array<ArrayBuffer>;
+  /** When the last blocked period ended (a packet started again), ps; −Infinity: never. */
+  readonly unblockedPs: Float64Array<ArrayBuffer>;
+  /** PFC: pauses that took effect (the priority went from running to paused). */
+  readonly pauses: Float64Array<ArrayBuffer>;
+  /** PFC: when the last resume took effect, ps; −Infinity: never. */
+  readonly resumedPs: Float64Array<ArrayBuffer>;
 }
 
-// The rules of one transmitter and VL, entry `i` of `columns` (MODEL.md, "Flow control"): what
+/** Empty flow-state columns (a `LinkSet` grows them with its links). */
+export function emptyFlowStateColumns(): FlowStateColumns {
+  return {
+    credits: new Int32Array(0),
+    paused: new Uint8Array(0),
+    blockedSincePs: new Float64Array(0),
+    blockedPs: new Float64Array(0),
+    offTransitions: new Float64Array(0),
+    unblockedPs: new Float64Array(0),
+    pauses: new Float64Array(0),
+    resumedPs: new Float64Array(0),
+  };
+}
+
+// The rules of one transmitter and VL, entry `i` of `columns` (docs/model.md, "Flow control"): what
 // `LinkSet` applies to its links and `PortFlowState` to a port, written once.
 
 /** True if a packet of `sizeBytes` may start on entry `i` now. */
@@ -74,13 +94,31 @@ export function markUnblockedAt(columns: FlowStateColumns, i: number, nowPs: Tim
   if (since >= 0) {
     columns.blockedPs[i]! += nowPs - since;
     columns.blockedSincePs[i] = -1;
+    columns.unblockedPs[i] = nowPs;
   }
+}
+
+/**
+ * A pause (`paused` 1) or resume (0) frame takes effect at entry `i` now (PFC). A pause while
+ * paused, or a resume while running, changes nothing (TCD, seed 004: only real transitions
+ * start or end an OFF period).
+ */
+export function setPausedAt(
+  columns: FlowStateColumns,
+  i: number,
+  paused: 0 | 1,
+  nowPs: TimePs,
+): void {
+  if (columns.paused[i] === paused) return;
+  columns.paused[i] = paused;
+  if (paused === 1) columns.pauses[i]!++;
+  else columns.resumedPs[i] = nowPs;
 }
 
 /**
  * The sending side of one port's flow control: credits per VL (credit discipline) or the
  * pause state per priority (PFC), as the port's transmitter sees them. A port is ON for a VL
- * while it could send there and OFF while blocked (MODEL.md: ON/OFF, observed by TCD).
+ * while it could send there and OFF while blocked (docs/model.md, "Flow control": ON/OFF, observed by TCD).
  *
  * A view of one transmitter's entries in {@link FlowStateColumns} (a link's, see
  * `LinkSet.flowState`), or standalone. Its per-VL arrays are views of the columns: writes go
@@ -106,6 +144,9 @@ export class PortFlowState {
       blockedSincePs: new Float64Array(vlCount).fill(-1),
       blockedPs: new Float64Array(vlCount),
       offTransitions: new Float64Array(vlCount),
+      unblockedPs: new Float64Array(vlCount).fill(Number.NEGATIVE_INFINITY),
+      pauses: new Float64Array(vlCount),
+      resumedPs: new Float64Array(vlCount).fill(Number.NEGATIVE_INFINITY),
     };
     if (discipline === "credit") columns.credits.fill(initialCreditBlocks);
     return new PortFlowState(discipline, columns, 0, vlCount);
@@ -180,6 +221,26 @@ export class PortFlowState {
     return this.columns.blockedSincePs[this.base + vl]! >= 0;
   }
 
+  /**
+   * When `vl` last went from OFF to ON, ps (−Infinity: never): under PFC when a resume took
+   * effect, under credits when a packet started again after its head lacked credits.
+   */
+  lastOnPs(vl: number): TimePs {
+    const i = this.base + vl;
+    return this.discipline === "pfc" ? this.columns.resumedPs[i]! : this.columns.unblockedPs[i]!;
+  }
+
+  /** OFF periods of `vl` so far: pauses that took effect (PFC), credit starvations (credits). */
+  offCount(vl: number): number {
+    const i = this.base + vl;
+    return this.discipline === "pfc" ? this.columns.pauses[i]! : this.columns.offTransitions[i]!;
+  }
+
+  /** A pause (`paused` true) or resume frame takes effect now (PFC; standalone states, tests). */
+  setPaused(vl: number, paused: boolean, nowPs: TimePs): void {
+    setPausedAt(this.columns, this.base + vl, paused ? 1 : 0, nowPs);
+  }
+
   /** Time `vl` has spent blocked up to `nowPs`, the blocked period open now included, ps. */
   blockedPsUntil(vl: number, nowPs: TimePs): number {
     const i = this.base + vl;
@@ -204,7 +265,7 @@ export interface HeadroomInputs {
 }
 
 /**
- * Bytes an ingress queue must still accept after it crosses XOFF. MODEL.md gives
+ * Bytes an ingress queue must still accept after it crosses XOFF. The textbook figure is
  * `2 × latency × rate + MTU + 64`: the pause frame (64 B) and one propagation delay to reach
  * the upstream port, the packet already in transmission there (MTU), and one propagation
  * delay of bytes already on the wire. This model counts a packet when its header (or, at a

@@ -7,6 +7,7 @@ export {
   FROM_OUTPUT_BUFFER,
   FROM_SWITCH_CONTROL,
   type HostPartContext,
+  LINK_LOCAL,
   type PartServices,
   type PortView,
   type ReceiverPart,
@@ -19,6 +20,18 @@ export {
   type SwitchPartContext,
   type SwitchPartFactory,
 } from "./cc.js";
+export {
+  compositionErrors,
+  type DeclaringPart,
+  type LanePlan,
+  planLanes,
+} from "./composition.js";
+export type {
+  HeaderField,
+  LaneDeclaration,
+  LaneRole,
+  PartDeclarations,
+} from "./declarations.js";
 export type {
   Cable,
   Endpoint,
@@ -40,7 +53,9 @@ export {
   PAUSE_FRAME_BYTES,
   PortFlowState,
   pfcHeadroomBytes,
+  setPausedAt,
 } from "./flow-control.js";
+export { type InputBufferSetup, InputBuffers, type PauseRule } from "./input-buffer.js";
 export { Link, type LinkReceiver, type LinkSender, LinkSet, type ReceiveTiming } from "./link.js";
 export {
   DATA_KIND,
@@ -48,6 +63,8 @@ export {
   type EcnCodePoint,
   NAMED_PACKET_KINDS,
   NO_PACKET,
+  type PacketColumn,
+  type PacketColumnArray,
   type PacketId,
   type PacketInit,
   type PacketKind,
@@ -55,4 +72,11 @@ export {
   Packets,
 } from "./packet.js";
 export { PacketChains } from "./packet-chains.js";
+export { type CcPlugin, isCcPlugin, isZodSchema } from "./plugin.js";
 export type { InputQueueSet, QueueingPart, QueueSetContext } from "./queueing.js";
+export {
+  CONTRACT_VERSION,
+  IMPLEMENTED_CONTRACT_VERSIONS,
+  type SpecVersionRange,
+  satisfiesSpecVersion,
+} from "./version.js";

@@ -260,3 +260,38 @@ describe("LinkSet, many links sharing one reverse-channel pool", () => {
     expect(links.flowState(18).blockedPsUntil(1, 1_250)).toBe(0);
   });
 });
+
+describe("ON/OFF history of a link's transmitter", () => {
+  it("under PFC counts the pauses that take effect and times the last resume at its arrival", () => {
+    const scheduler = new Scheduler();
+    const links = new LinkSet(scheduler, new Packets(), 2, "pfc");
+    const link = links.add(10, 50_000);
+    link.connect({ flowControlChanged: () => {} }, 0, { receivePacket: () => {} }, 0, {
+      cutThroughBytes: Number.POSITIVE_INFINITY,
+      processingPs: 0,
+    });
+    const delay = serializationPs(64, 10) + 50_000;
+    expect(link.flow.lastOnPs(1)).toBe(Number.NEGATIVE_INFINITY);
+    link.sendPause(1, true);
+    link.sendPause(1, true); // a pause while paused starts no new OFF period
+    scheduler.run({ untilPs: 100_000 });
+    link.sendPause(1, false);
+    scheduler.run();
+    expect(link.flow.offCount(1)).toBe(1);
+    expect(link.flow.lastOnPs(1)).toBe(100_000 + delay);
+    expect(link.flow.offCount(0)).toBe(0);
+  });
+
+  it("under credits counts starvations and times the ON at the next packet's start", () => {
+    const scheduler = new Scheduler();
+    const links = new LinkSet(scheduler, new Packets(), 1, "credit");
+    const link = links.add(10, 50_000);
+    links.markBlocked(link.index, 0, 1_000);
+    links.markBlocked(link.index, 0, 2_000); // still the same OFF period
+    links.markUnblocked(link.index, 0, 7_000);
+    links.markUnblocked(link.index, 0, 9_000); // not OFF: nothing changes
+    expect(link.flow.offCount(0)).toBe(1);
+    expect(link.flow.lastOnPs(0)).toBe(7_000);
+    expect(link.flow.blockedPsUntil(0, 10_000)).toBe(6_000);
+  });
+});

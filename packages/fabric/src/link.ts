@@ -3,12 +3,14 @@ import {
   canSendAt,
   consumeAt,
   creditBlocks,
+  emptyFlowStateColumns,
   type FlowControlDiscipline,
   type FlowStateColumns,
   markBlockedAt,
   markUnblockedAt,
   PAUSE_FRAME_BYTES,
   PortFlowState,
+  setPausedAt,
 } from "./flow-control.js";
 import { NO_PACKET, type PacketId, type Packets } from "./packet.js";
 
@@ -46,7 +48,7 @@ enum Frame {
 }
 
 /**
- * One direction of a cable (MODEL.md): a rate, a propagation latency, a sender port and a
+ * One direction of a cable (docs/model.md, "A packet on a link"): a rate, a propagation latency, a sender port and a
  * receiver port, as seen from outside. Its state lives in its {@link LinkSet}'s columns,
  * where devices reach it by link index on the hot path; this object is for wiring, reports
  * and tests.
@@ -208,13 +210,7 @@ export class LinkSet {
     if (!Number.isInteger(vlCount) || vlCount < 1) {
       throw new RangeError(`vlCount must be an integer ≥ 1, got ${vlCount}`);
     }
-    this.flow = {
-      credits: new Int32Array(0),
-      paused: new Uint8Array(0),
-      blockedSincePs: new Float64Array(0),
-      blockedPs: new Float64Array(0),
-      offTransitions: new Float64Array(0),
-    };
+    this.flow = emptyFlowStateColumns();
     this.firstInFlight = new Int32Array(0);
     this.lastInFlight = new Int32Array(0);
     this.bytesSent = new Float64Array(0);
@@ -293,7 +289,7 @@ export class LinkSet {
     return ps;
   }
 
-  // --- the transmitters' flow control, by link and VL (MODEL.md, "Flow control") ------------
+  // --- the transmitters' flow control, by link and VL (docs/model.md, "Flow control") ------------
 
   /** True if a packet of `sizeBytes` may start on `vl` of link `l` now. */
   canSend(l: number, vl: number, sizeBytes: number): boolean {
@@ -320,7 +316,7 @@ export class LinkSet {
   /**
    * Puts a packet on link `l` now. `endPs` is when its last byte leaves the sender, which is
    * later than `now + ser(size)` when the packet is cut through from a slower or later input
-   * (MODEL.md: it cannot finish leaving before its tail has arrived). Credits must already
+   * (docs/model.md, "Through a switch": it cannot finish leaving before its tail has arrived). Credits must already
    * have been consumed by the sender.
    */
   transmit(l: number, packet: PacketId, endPs: TimePs): void {
@@ -402,7 +398,7 @@ export class LinkSet {
         this.creditsReturning[base + vl]! -= value;
         flow.credits[base + vl]! += value;
       } else {
-        flow.paused[base + vl] = value === Frame.Pause ? 1 : 0;
+        setPausedAt(flow, base + vl, value === Frame.Pause ? 1 : 0, now);
       }
       const next = this.backNext[r]!;
       this.backFree.push(r);
@@ -448,6 +444,9 @@ export class LinkSet {
     flow.blockedSincePs = resized(flow.blockedSincePs, capacity * v, -1);
     flow.blockedPs = resized(flow.blockedPs, capacity * v);
     flow.offTransitions = resized(flow.offTransitions, capacity * v);
+    flow.unblockedPs = resized(flow.unblockedPs, capacity * v, Number.NEGATIVE_INFINITY);
+    flow.pauses = resized(flow.pauses, capacity * v);
+    flow.resumedPs = resized(flow.resumedPs, capacity * v, Number.NEGATIVE_INFINITY);
     this.firstInFlight = resized(this.firstInFlight, capacity, NO_PACKET);
     this.lastInFlight = resized(this.lastInFlight, capacity, NO_PACKET);
     this.bytesSent = resized(this.bytesSent, capacity);

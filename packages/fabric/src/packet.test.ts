@@ -118,3 +118,31 @@ describe("Packets, the packet store", () => {
     }
   });
 });
+
+describe("scheme columns", () => {
+  it("are one column per name, grown with the store, and start at 0 for every new packet", () => {
+    const packets = new Packets(2);
+    const a = packets.column("toy.ttwPs", Float64Array);
+    expect(packets.column("toy.ttwPs", Float64Array)).toBe(a);
+    const ids = Array.from({ length: 5 }, () => packets.alloc()); // grows past 2
+    ids.forEach((p, k) => {
+      a.values[p] = k + 0.5;
+    });
+    expect(ids.map((p) => a.values[p])).toEqual([0.5, 1.5, 2.5, 3.5, 4.5]);
+    packets.free(ids[1]!);
+    const again = packets.alloc();
+    expect(again).toBe(ids[1]);
+    expect(a.values[again]).toBe(0);
+  });
+
+  it("refuse a name without the scheme's prefix, and a second type for one name", () => {
+    const packets = new Packets();
+    packets.column("toy.count", Int32Array);
+    expect(() => packets.column("toy.count", Float64Array)).toThrow(
+      'packet column "toy.count" is a Int32Array; asked for as a Float64Array',
+    );
+    expect(() => packets.column("count" as `${string}.${string}`, Int32Array)).toThrow(
+      /must be dotted, with the scheme's prefix/,
+    );
+  });
+});

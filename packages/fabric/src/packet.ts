@@ -60,6 +60,35 @@ export type PacketId = number;
 /** "No packet", where a packet id is expected (an empty queue's head, the end of a chain). */
 export const NO_PACKET = -1;
 
+/** The typed arrays a scheme column may be (see {@link Packets.column}). */
+export type PacketColumnArray =
+  | Float64Array<ArrayBuffer>
+  | Float32Array<ArrayBuffer>
+  | Int32Array<ArrayBuffer>
+  | Uint32Array<ArrayBuffer>
+  | Int16Array<ArrayBuffer>
+  | Uint16Array<ArrayBuffer>
+  | Int8Array<ArrayBuffer>
+  | Uint8Array<ArrayBuffer>;
+
+/**
+ * A column of per-packet state a scheme owns (SRP's accumulated queueing time, a BCN frame's
+ * congestion point), by packet id. Every new packet starts at 0. `values` is replaced when the
+ * store grows: read `column.values` after any call that may create a packet, as with the
+ * store's own fields.
+ */
+export interface PacketColumn<A extends PacketColumnArray> {
+  readonly name: string;
+  readonly values: A;
+}
+
+class SchemeColumn<A extends PacketColumnArray> implements PacketColumn<A> {
+  constructor(
+    readonly name: string,
+    public values: A,
+  ) {}
+}
+
 /** The fields of a new packet, by name; those left out take their defaults. */
 export interface PacketInit {
   readonly kind?: PacketKind;
@@ -111,7 +140,7 @@ export interface PacketSnapshot {
  * Every packet of one network, as columns of typed arrays indexed by packet id (struct of
  * arrays). A packet's hop touches a few numbers in a few dense arrays that stay in cache,
  * where one object per packet (about 200 bytes, scattered over the heap) missed the cache at
- * every hop of a large fabric (uniform256 bench, DESIGN.md "No allocation per packet-hop").
+ * every hop of a large fabric (uniform256 bench, docs/model.md, "Performance rules").
  *
  * Fields are read and written in place: `packets.sizeBytes[p]`, `packets.fecn[p] = 1`. The
  * arrays are replaced when the store grows, which only {@link alloc} and {@link create} do:
@@ -159,7 +188,7 @@ export class Packets {
   becn: Uint8Array<ArrayBuffer>;
   /** The ECN code point ({@link Ecn}). */
   ecn: Uint8Array<ArrayBuffer>;
-  /** The message's arrival at the send queue (MODEL.md: total latency starts here). */
+  /** The message's arrival at the send queue (docs/model.md, "What is measured": total latency starts here). */
   createdPs: Float64Array<ArrayBuffer>;
   /** Start of the packet's injection by the source host (in-network latency starts here). */
   injectedPs: Float64Array<ArrayBuffer>;
@@ -171,6 +200,7 @@ export class Packets {
   private readonly free_: number[] = [];
   private readonly kindNames: PacketKind[] = [...NAMED_PACKET_KINDS];
   private readonly kindCodes = new Map<string, number>(NAMED_PACKET_KINDS.map((k, i) => [k, i]));
+  private readonly schemeColumns: SchemeColumn<PacketColumnArray>[] = [];
 
   constructor(initialCapacity = 1024) {
     const capacity = Math.max(1, Math.ceil(initialCapacity));
@@ -231,6 +261,8 @@ export class Packets {
     this.createdPs[p] = 0;
     this.injectedPs[p] = 0;
     // `control[p]` is already clear: `free` clears it.
+    const columns = this.schemeColumns;
+    if (columns.length !== 0) for (let c = 0; c < columns.length; c++) columns[c]!.values[p] = 0;
     return p;
   }
 
@@ -312,6 +344,35 @@ export class Packets {
     return code;
   }
 
+  /**
+   * The scheme column `name` (a dotted name of the scheme's own, `"srp.ttwPs"`): made on first
+   * request as an array of `type`, grown with the store, the same column for every device and
+   * part that asks for the name. Costs nothing per packet until some part asks for a column.
+   * Since contract 3.0.
+   */
+  column<A extends PacketColumnArray>(
+    name: `${string}.${string}`,
+    type: new (length: number) => A,
+  ): PacketColumn<A> {
+    if (!/^[\w-]+(\.[\w-]+)+$/.test(name)) {
+      throw new RangeError(
+        `packet column name "${name}" must be dotted, with the scheme's prefix (e.g. "srp.ttwPs")`,
+      );
+    }
+    const existing = this.schemeColumns.find((c) => c.name === name);
+    if (existing !== undefined) {
+      if (!(existing.values instanceof type)) {
+        throw new RangeError(
+          `packet column "${name}" is a ${existing.values.constructor.name}; asked for as a ${type.name}`,
+        );
+      }
+      return existing as unknown as PacketColumn<A>;
+    }
+    const column = new SchemeColumn<PacketColumnArray>(name, new type(this.capacity));
+    this.schemeColumns.push(column);
+    return column as unknown as PacketColumn<A>;
+  }
+
   /** Sets the scheme-specific contents of a control packet. */
   setControl(p: PacketId, control: unknown): void {
     while (this.control.length <= p) this.control.push(undefined);
@@ -367,6 +428,7 @@ export class Packets {
     this.ecn = resized(this.ecn, capacity);
     this.createdPs = resized(this.createdPs, capacity);
     this.injectedPs = resized(this.injectedPs, capacity);
+    for (const column of this.schemeColumns) column.values = resized(column.values, capacity);
     this.capacity = capacity;
   }
 }

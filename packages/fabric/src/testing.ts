@@ -4,7 +4,7 @@
  * a `gatesChanged` that counts). Not for simulations: the contexts are not wired to any device.
  */
 import { createRng, Scheduler } from "@cclab/core-des";
-import type { HostPartContext, PortView } from "./cc.js";
+import type { HostPartContext, PortView, SwitchPartContext } from "./cc.js";
 import { Packets } from "./packet.js";
 
 /** A port with `vlCount` VLs, nothing buffered, no credits, nothing paused or transmitting. */
@@ -16,6 +16,8 @@ export function idlePort(vlCount = 1): PortView {
     isPaused: () => false,
     isTransmitting: () => false,
     isBlocked: () => false,
+    lastOnPs: () => Number.NEGATIVE_INFINITY,
+    offCount: () => 0,
   };
 }
 
@@ -37,6 +39,8 @@ export function testHostContext(
     scheduler: new Scheduler(),
     packets: new Packets(),
     controlVls: [],
+    lanes: {},
+    lowPriorityVls: [],
     rng: createRng(1).split(`host/${hostIndex}/cc`),
     hostIndex,
     hostCount: 8,
@@ -46,6 +50,37 @@ export function testHostContext(
     sendControl: refuse("send control packets"),
     gatesChanged: refuse("re-ask the host's gates"),
     resend: refuse("resend packets"),
+    setFlowVl: refuse("move a flow to another VL"),
+    sendLinkControl: refuse("send link-local control packets"),
+    ...overrides,
+  };
+}
+
+/**
+ * A switch context for testing one part on its own: switch `switchIndex` (default 0) with
+ * `portCount` (default 4) idle ports of one VL, a fresh scheduler and packet store, 32 KiB input
+ * buffers, no control or low-priority lanes, no port facing a host; sending control packets,
+ * sending on a port and waking an output throw unless `overrides` gives them.
+ */
+export function testSwitchContext(
+  overrides: Partial<SwitchPartContext> & { switchIndex?: number } = {},
+): SwitchPartContext {
+  const switchIndex = overrides.switchIndex ?? 0;
+  return {
+    scheduler: new Scheduler(),
+    packets: new Packets(),
+    controlVls: [],
+    lanes: {},
+    lowPriorityVls: [],
+    rng: createRng(1).split(`switch/${switchIndex}/cc`),
+    switchIndex,
+    portCount: 4,
+    port: () => idlePort(),
+    inputBufferBytes: () => 32 * 1024,
+    facesHost: () => false,
+    sendControl: refuse("send control packets"),
+    sendOnPort: refuse("send link-local packets"),
+    wake: refuse("wake an output"),
     ...overrides,
   };
 }

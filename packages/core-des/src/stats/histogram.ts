@@ -32,7 +32,8 @@ export interface HistogramSummary {
  * Distribution of non-negative values (latencies, completion times, slowdowns) with
  * quantiles at bounded memory.
  *
- * Quantiles follow the nearest-rank rule of MODEL.md: the value of rank ⌈q·n⌉ in sorted order.
+ * Quantiles follow the nearest-rank rule (docs/model.md, "What is measured"): the value of
+ * rank ⌈q·n⌉ in sorted order.
  * The first `exactLimit` samples are also kept verbatim, so small samples get exact answers.
  * Every sample goes into logarithmic buckets as in DDSketch (Masson, Rim & Lee, VLDB 2019):
  * bucket i holds values in (γ^(i−1), γ^i] with γ = (1+α)/(1−α), and reports 2γ^i/(γ+1), which

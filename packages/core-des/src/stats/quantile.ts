@@ -1,6 +1,6 @@
 /**
- * The 1-based nearest rank ⌈q·n⌉ (at least 1) for quantile q of n values (MODEL.md,
- * "Percentiles: nearest rank on the sorted values"). A product within 1e-9 of an integer is
+ * The 1-based nearest rank ⌈q·n⌉ (at least 1) for quantile q of n values (docs/model.md,
+ * "What is measured": percentiles by nearest rank). A product within 1e-9 of an integer is
  * taken as that integer, so that q = 0.29, n = 100 gives rank 29 although 0.29 × 100 is
  * 28.999999999999996 in binary.
  */

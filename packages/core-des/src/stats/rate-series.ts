@@ -3,7 +3,7 @@ import { ensureLength } from "../typed-array.js";
 
 /**
  * Bytes counted into fixed-width time bins, read back as a rate: the throughput of a flow
- * or a port over time (MODEL.md, "What is measured": payload bytes delivered in a bin × 8 /
+ * or a port over time (docs/model.md, "What is measured": payload bytes delivered in a bin × 8 /
  * bin width). Bin `i` covers [startPs + i·binWidthPs, startPs + (i+1)·binWidthPs).
  */
 export class RateSeries {
