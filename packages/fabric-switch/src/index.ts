@@ -19,3 +19,4 @@ export {
   resolveSwitchConfig,
   type SwitchConfig,
 } from "./switch-config.js";
+export type { InstalledSwitchPart } from "./switch-parts.js";

@@ -1,4 +1,6 @@
-import type { FlowControlDiscipline, QueueingPart } from "@cclab/fabric";
+import { nsToPs } from "@cclab/core-des";
+import type { FlowControlDiscipline, PauseRule, QueueingPart, ReceiveTiming } from "@cclab/fabric";
+import type { ArbiterLanes } from "./arbiter.js";
 import { singleQueue } from "./queues/single-queue.js";
 import { voqPerDestination } from "./queues/voq-destination.js";
 import { voqPerOutput } from "./queues/voq-port.js";
@@ -12,7 +14,7 @@ export const QUEUEING_SCHEMES = {
 export type QueueingName = keyof typeof QUEUEING_SCHEMES;
 
 /**
- * Input buffer memory (MODEL.md, "Input side"):
+ * Input buffer memory (docs/model.md, "Input side"):
  * - `partitioned`: every input port has `bytesPerPortVl` for each VL (InfiniBand style);
  * - `shared`: one memory of `sharedBytes` for the whole switch; an ingress queue (port, VL)
  *   pauses its upstream when it holds more than `alpha × free shared memory` (dynamic
@@ -41,6 +43,11 @@ export interface SwitchConfig {
   readonly vlCount: number;
   /** VLs served with strict priority over the data VLs (control lanes). */
   readonly controlVls: readonly number[];
+  /**
+   * VLs served only when no other data VL has a packet that may go (low-priority lanes, e.g.
+   * SRP's speculative lane); none of them a control VL. Default none.
+   */
+  readonly lowPriorityVls: readonly number[];
   /**
    * Weighted round-robin weights of the VLs, in packets in a row (index = VL; control VLs'
    * entries are ignored). Default: 1 each, plain round-robin.
@@ -75,6 +82,7 @@ export interface SwitchConfig {
 export const DEFAULT_SWITCH_CONFIG: SwitchConfig = {
   vlCount: 1,
   controlVls: [],
+  lowPriorityVls: [],
   switching: "vct",
   headerBytes: 64,
   routingLatencyNs: 100,
@@ -89,6 +97,7 @@ export const DEFAULT_SWITCH_CONFIG: SwitchConfig = {
 const KEYS = new Set<string>([
   "vlCount",
   "controlVls",
+  "lowPriorityVls",
   "vlWeights",
   "switching",
   "headerBytes",
@@ -138,6 +147,16 @@ export function resolveSwitchConfig(
   for (const vl of config.controlVls) {
     if (!Number.isInteger(vl) || vl < 0 || vl >= config.vlCount) {
       throw new RangeError(`${where}.controlVls: ${vl} is not a VL in 0..${config.vlCount - 1}`);
+    }
+  }
+  for (const vl of config.lowPriorityVls) {
+    if (!Number.isInteger(vl) || vl < 0 || vl >= config.vlCount) {
+      throw new RangeError(
+        `${where}.lowPriorityVls: ${vl} is not a VL in 0..${config.vlCount - 1}`,
+      );
+    }
+    if (config.controlVls.includes(vl)) {
+      throw new RangeError(`${where}.lowPriorityVls: ${vl} is a control VL (controlVls)`);
     }
   }
   if (config.vlWeights !== undefined) {
@@ -231,4 +250,49 @@ export function resolveSwitchConfig(
 
 export function queueingPartOf(config: SwitchConfig): QueueingPart {
   return typeof config.queueing === "string" ? QUEUEING_SCHEMES[config.queueing] : config.queueing;
+}
+
+/**
+ * When an input buffer pauses its upstream under PFC (undefined under credits): the dynamic
+ * threshold of a shared memory, or the fixed thresholds of a partitioned one.
+ */
+export function pauseRuleOf(
+  config: SwitchConfig,
+  discipline: FlowControlDiscipline,
+): PauseRule | undefined {
+  if (discipline === "credit") return undefined;
+  const buffer = config.buffer;
+  if (buffer.model === "shared") {
+    return {
+      kind: "dynamic",
+      alpha: buffer.alpha,
+      sharedBytes: buffer.sharedBytes,
+      xonOffsetBytes: buffer.xonOffsetBytes,
+    };
+  }
+  return { kind: "static", xoffBytes: config.pfc!.xoffBytes, xonBytes: config.pfc!.xonBytes };
+}
+
+/** Credit blocks an input port holds per VL: what its upstream starts with (credits only). */
+export function inputCreditBlocksOf(config: SwitchConfig): number {
+  const buffer = config.buffer;
+  return buffer.model === "partitioned" ? Math.floor(buffer.bytesPerPortVl / 64) : 0;
+}
+
+/** How a link hands packets to the switch: after the header (VCT) or tail (SAF), plus routing. */
+export function receiveTimingOf(config: SwitchConfig): ReceiveTiming {
+  return {
+    cutThroughBytes: config.switching === "vct" ? config.headerBytes : Number.POSITIVE_INFINITY,
+    processingPs: nsToPs(config.routingLatencyNs),
+  };
+}
+
+/** The lanes as the arbiter serves them. */
+export function arbiterLanesOf(config: SwitchConfig): ArbiterLanes {
+  return {
+    vlCount: config.vlCount,
+    controlVls: config.controlVls,
+    lowPriorityVls: config.lowPriorityVls,
+    ...(config.vlWeights === undefined ? {} : { weights: config.vlWeights }),
+  };
 }
