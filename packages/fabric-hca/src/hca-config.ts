@@ -1,4 +1,4 @@
-/** Host adapter parameters (MODEL.md, "Hosts"). Every field has a documented default. */
+/** Host adapter parameters (docs/model.md, "Hosts"). Every field has a documented default. */
 export interface HcaConfig {
   /** Largest payload per packet, bytes. */
   readonly mtuBytes: number;
@@ -17,7 +17,7 @@ export interface HcaConfig {
   readonly receiveBufferBytes: number;
   /**
    * Which queue pair sends next among those allowed to (CC gate open, room on the uplink):
-   * - `round-robin` (MODEL.md, "Hosts"): packet by packet over the queue pairs;
+   * - `round-robin` (docs/model.md, "Hosts"): packet by packet over the queue pairs;
    * - `oldest-first`: the one whose head message arrived first (ties: the order the host was
    *   handed them), i.e. one FIFO of messages that only a CC gate can overtake. Paper IV's generator (Frame I, L1708–1726): hot and
    *   cold traffic leave in the order generated unless CC holds the hot traffic back.

@@ -1,23 +1,34 @@
 import { Scheduler, serializationPs } from "@cclab/core-des";
-import { LinkSet, type PacketSnapshot, Packets, type SenderPart } from "@cclab/fabric";
+import { LINK_LOCAL, LinkSet, type PacketSnapshot, Packets, type SenderPart } from "@cclab/fabric";
 import { describe, expect, it } from "vitest";
-import { Hca, registerHcaEvents } from "./hca.js";
+import { Hca } from "./hca.js";
 import { type HcaConfig, resolveHcaConfig } from "./hca-config.js";
+import { registerHcaEvents } from "./hca-setup.js";
 
 const RATE_GBPS = 10;
 const LATENCY_PS = 100_000;
 
-// Two hosts cabled back to back, credit flow control: the smallest fabric a host runs in. They
-// are hosts 0 and 1 of 2 unless `indices` and `hostCount` place them in a larger fabric.
+// Two hosts cabled back to back, credit flow control (or PFC): the smallest fabric a host runs
+// in. They are hosts 0 and 1 of 2 unless `indices` and `hostCount` place them in a larger fabric.
 function pair(
   config: Partial<HcaConfig> = {},
   vlCount = 1,
   latencyStats = true,
-  { indices = [0, 1], hostCount = 2 }: { indices?: [number, number]; hostCount?: number } = {},
+  {
+    indices = [0, 1],
+    hostCount = 2,
+    pfc,
+  }: {
+    indices?: [number, number];
+    hostCount?: number;
+    /** PFC thresholds of the receive buffers: PFC instead of credits. */
+    pfc?: { xoffBytes: number; xonBytes: number };
+  } = {},
 ) {
   const scheduler = new Scheduler();
   const packets = new Packets();
-  const links = new LinkSet(scheduler, packets, vlCount, "credit");
+  const discipline = pfc === undefined ? "credit" : "pfc";
+  const links = new LinkSet(scheduler, packets, vlCount, discipline);
   const hosts: Hca[] = [];
   const kinds = registerHcaEvents(scheduler, hosts);
   let nextId = 0;
@@ -29,7 +40,8 @@ function pair(
       hostCount,
       vlCount,
       config: resolveHcaConfig(config),
-      discipline: "credit",
+      discipline,
+      ...(pfc === undefined ? {} : { pfc }),
       scheduler,
       packets,
       links,
@@ -50,7 +62,7 @@ function pair(
   // A delivered packet is freed after the listener: keep a copy of its fields.
   const received: { packet: PacketSnapshot; atPs: number }[] = [];
   b.onDelivery((packet, atPs) => received.push({ packet: packets.snapshot(packet), atPs }));
-  return { scheduler, a, b, received };
+  return { scheduler, packets, ab, ba, a, b, received };
 }
 
 // A sender part whose gates hold the flows of service level `sl` until `untilPs`.
@@ -239,5 +251,163 @@ describe("Hca", () => {
     a.addMessage({ dstHost: 1, bytes: 100, startPs: 0 });
     scheduler.run();
     expect(b.completions.map((c) => c.createdPs)).toEqual([0, 5_000_000]);
+  });
+});
+
+describe("Hca's receive buffer", () => {
+  it("returns every credit it takes: held + on the wire + buffered + returning stays constant", () => {
+    const { scheduler, ab, a, b } = pair({ receiveRateGbps: 3, receiveBufferBytes: 4 * 2112 }, 2);
+    a.addMessage({ dstHost: 1, bytes: 30 * 2048, startPs: 0, sl: 0 });
+    a.addMessage({ dstHost: 1, bytes: 7000, startPs: 5_000_000, sl: 1 });
+    const capacity = b.inputCreditBlocks();
+    let steps = 0;
+    const conserved = () => {
+      for (let vl = 0; vl < 2; vl++) {
+        const total =
+          a.uplinkFlow.credits[vl]! +
+          ab.blocksInFlight[vl]! +
+          b.receiveBlocksOf(vl) +
+          ab.creditsReturning[vl]!;
+        if (total !== capacity) return false;
+      }
+      return true;
+    };
+    scheduler.run({
+      stopWhen: () => {
+        steps++;
+        expect(conserved()).toBe(true);
+        return false;
+      },
+    });
+    expect(steps).toBeGreaterThan(100);
+    expect(b.completions).toHaveLength(2);
+    expect([b.receiveBlocksOf(0), b.receiveBlocksOf(1), b.receiveBytesOf(0)]).toEqual([0, 0, 0]);
+    expect([...a.uplinkFlow.credits]).toEqual([capacity, capacity]);
+    expect(b.maxReceiveBytes[0]).toBeLessThanOrEqual(4 * 2112);
+  });
+
+  it("under PFC pauses its upstream above XOFF and resumes it at XON", () => {
+    const pfc = { xoffBytes: 3 * 2074, xonBytes: 2074 };
+    const { scheduler, ab, a, b } = pair({ receiveRateGbps: 2 }, 1, true, { pfc });
+    a.addMessage({ dstHost: 1, bytes: 20 * 2048, startPs: 0 });
+    scheduler.run();
+    expect(b.completions).toHaveLength(1);
+    expect(ab.pauseFramesSent).toBeGreaterThan(0);
+    expect(ab.resumeFramesSent).toBe(ab.pauseFramesSent);
+    expect(a.uplinkFlow.isPaused(0)).toBe(false);
+    expect(b.maxReceiveBytes[0]).toBeGreaterThan(pfc.xoffBytes);
+  });
+});
+
+// A sender part that records the hooks the host calls, in order.
+function recordingPart(log: string[], extra: Partial<SenderPart> = {}): SenderPart {
+  return {
+    openFlow: (flow) => ({
+      nextSendPs: (nowPs) => nowPs,
+      onMessage: (bytes, messageId) =>
+        log.push(`message ${messageId} of ${bytes} on ${flow.flowId}`),
+      onSent: () => log.push("sent"),
+    }),
+    onControl: () => log.push("control"),
+    onLinkControl: () => log.push("link control"),
+    ...extra,
+  };
+}
+
+describe("Hca, contract 3.0", () => {
+  it("tells a flow's gate of each message once, with its bytes, before its first packet", () => {
+    const { scheduler, a } = pair({}, 2);
+    const log: string[] = [];
+    a.setParts(recordingPart(log), undefined);
+    a.addMessage({ dstHost: 1, bytes: 3000, startPs: 0, sl: 0 });
+    a.addMessage({ dstHost: 1, bytes: 100, startPs: 0, sl: 1 });
+    a.addMessage({ dstHost: 1, bytes: 2048, startPs: 50_000_000, sl: 0 });
+    scheduler.run();
+    expect(log).toEqual([
+      "message 0 of 3000 on 2",
+      "message 1 of 100 on 3",
+      "sent",
+      "sent",
+      "sent",
+      "message 2 of 2048 on 2",
+      "sent",
+    ]);
+  });
+
+  it("setFlowVl puts the flow's next packets on the new VL; packets made keep theirs", () => {
+    const { scheduler, a, received } = pair({}, 2);
+    let sent = 0;
+    a.setParts(
+      {
+        openFlow: (flow) => ({
+          nextSendPs: (nowPs) => nowPs,
+          onSent: () => {
+            if (++sent === 2) a.setFlowVl(flow.flowId, 1);
+          },
+        }),
+      },
+      undefined,
+    );
+    a.addMessage({ dstHost: 1, bytes: 4 * 2048, startPs: 0, sl: 0 });
+    scheduler.run();
+    expect(received.map((r) => [r.packet.sl, r.packet.vl])).toEqual([
+      [0, 0],
+      [0, 0],
+      [0, 1],
+      [0, 1],
+    ]);
+  });
+
+  it("setFlowVl works before a flow's first message, and from its gate's onMessage", () => {
+    const { scheduler, a, received } = pair({}, 3);
+    const opened: number[] = [];
+    a.setParts(
+      {
+        openFlow: (flow) => {
+          opened.push(flow.flowId);
+          return {
+            nextSendPs: (nowPs) => nowPs,
+            onMessage: () => {
+              if (flow.sl === 1) a.setFlowVl(flow.flowId, 0);
+            },
+          };
+        },
+      },
+      undefined,
+    );
+    a.setFlowVl(5, 1); // host 0 → host 1, SL 2: flow id (0·2 + 1)·3 + 2
+    expect(opened).toEqual([5]);
+    a.addMessage({ dstHost: 1, bytes: 2048, startPs: 0, sl: 2 });
+    a.addMessage({ dstHost: 1, bytes: 2048, startPs: 0, sl: 1 });
+    scheduler.run();
+    expect(opened).toEqual([5, 4]);
+    expect(received.map((r) => [r.packet.sl, r.packet.vl])).toEqual([
+      [2, 1],
+      [1, 0],
+    ]);
+  });
+
+  it("setFlowVl refuses a VL out of range and a flow that is not the host's", () => {
+    const { a } = pair({}, 2);
+    expect(() => a.setFlowVl(2, 2)).toThrow(/host H0: vl must be in 0..1, got 2/);
+    expect(() => a.setFlowVl(2, -1)).toThrow(RangeError);
+    // Flow ids of 2 hosts × 2 VLs: (src·2 + dst)·2 + sl.
+    expect(() => a.setFlowVl(4, 0)).toThrow(/flow 4 is not one of this host's/); // 1 → 0
+    expect(() => a.setFlowVl(0, 0)).toThrow(/flow 0 is not one of this host's/); // 0 → 0
+    expect(() => a.setFlowVl(2.5, 0)).toThrow(RangeError);
+  });
+
+  it("hands link-local control packets to onLinkControl, others to onControl", () => {
+    const { scheduler, packets, a, b, received } = pair();
+    const log: string[] = [];
+    b.setParts(recordingPart(log), undefined);
+    a.sendLinkControl(packets.create({ kind: "cnp", sizeBytes: 64, dstHost: 1 }));
+    a.sendControl(packets.create({ kind: "cnp", sizeBytes: 64, dstHost: 1 }));
+    scheduler.run();
+    expect(log).toEqual(["link control", "control"]);
+    expect(received.map((r) => [r.packet.kind, r.packet.srcHost, r.packet.dstHost])).toEqual([
+      ["cnp", 0, LINK_LOCAL],
+      ["cnp", 0, 1],
+    ]);
   });
 });

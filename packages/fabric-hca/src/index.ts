@@ -1,14 +1,5 @@
-export {
-  type DeliveryListener,
-  flowEndpoints,
-  flowIdOf,
-  Hca,
-  type HcaKinds,
-  type HcaSetup,
-  type Message,
-  type MessageCompletion,
-  registerHcaEvents,
-} from "./hca.js";
+export { flowEndpoints, flowIdOf } from "./flow-id.js";
+export { Hca } from "./hca.js";
 export {
   DEFAULT_HCA_CONFIG,
   type HcaConfig,
@@ -16,3 +7,10 @@ export {
   type InjectionOrder,
   resolveHcaConfig,
 } from "./hca-config.js";
+export {
+  type DeliveryListener,
+  type HcaKinds,
+  type HcaSetup,
+  registerHcaEvents,
+} from "./hca-setup.js";
+export type { Message, MessageCompletion } from "./message.js";

@@ -39,7 +39,7 @@ function headBefore(a: Member, b: Member): boolean {
 }
 
 test.prop([ops], { numRuns: 200 })(
-  "Rotation behaves like an array queue and orders by its members' current heads",
+  "Rotation behaves like an array queue, finds its members and orders by their current heads",
   (sequence: Op[]) => {
     const rotation = new Rotation<Member>(2);
     const model: Member[] = [];
@@ -60,6 +60,8 @@ test.prop([ops], { numRuns: 200 })(
         rotation.headChangedAt(step.index);
       }
       expect(rotation.length).toBe(model.length);
+      for (let k = 0; k < model.length; k++) expect(rotation.indexOf(model[k]!)).toBe(k);
+      expect(rotation.indexOf({ headCreatedPs: 0, headId: 0 })).toBe(-1);
       let oldest = model.length === 0 ? -1 : 0;
       for (let k = 1; k < model.length; k++) if (headBefore(model[k]!, model[oldest]!)) oldest = k;
       expect(rotation.oldest()).toBe(oldest);

@@ -40,6 +40,15 @@ export class Rotation<T extends RotationMember> {
     return this.items[(this.head + i) & (this.items.length - 1)];
   }
 
+  /** How many places behind the front `item` is, or −1 if it is not in the rotation. */
+  indexOf(item: T): number {
+    const mask = this.items.length - 1;
+    for (let k = 0; k < this.count; k++) {
+      if (this.items[(this.head + k) & mask] === item) return k;
+    }
+    return -1;
+  }
+
   /** Adds `item` at the back, with its head key as it is now. */
   push(item: T): void {
     if (this.count === this.items.length) this.grow();

@@ -11,3 +11,12 @@ it("resolves @cclab/fabric-hca to its sources and validates host parameters", ()
     /receiveRateGbps must be a rate > 0/,
   );
 });
+
+it("exports the host, its event registration and the flow ids", () => {
+  expect(typeof hca.registerHcaEvents).toBe("function");
+  expect(hca.flowEndpoints(hca.flowIdOf(3, 1, 2, 4, 3), 4, 3)).toEqual({
+    srcHost: 3,
+    dstHost: 1,
+    sl: 2,
+  });
+});
