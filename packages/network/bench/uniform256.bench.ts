@@ -1,8 +1,8 @@
 /**
- * The shared benchmark workload uniform256 (../shared/bench/README.md, beside the
- * repository): a 256-host leaf-spine fat tree (16 leaves × 16 spines, 100 Gb/s, 1 µs links,
- * ECMP per-flow hashing up), 15,980 flows of 100,000 B from `uniform256-flows.csv`, run until
- * every flow has completed. Run (a) of the README: PFC with a 32 MB shared switch buffer, no CC.
+ * The benchmark workload uniform256, as scenarios/bench/uniform256.yaml describes it: a
+ * 256-host leaf-spine fat tree (16 leaves × 16 spines, 100 Gb/s, 1 µs links, ECMP per-flow
+ * hashing up), 15,980 flows of 100,000 B from `uniform256-flows.csv`, run until every flow has
+ * completed; PFC with a 32 MB shared switch buffer, no CC.
  *
  * Each run is a child process of its own, so that its peak RSS is its own and every run starts
  * with a cold JIT, as a user's run does; the parent prints every run and the medians.
@@ -12,8 +12,8 @@
  *   node .bench/uniform256.mjs --child                    # one run, JSON on stdout
  *   node --cpu-prof .bench/uniform256.mjs --child         # profile one run
  *
- * The flow file defaults to ../shared/bench/uniform256-flows.csv next to the repository;
- * set CCLAB_UNIFORM256_CSV to use another path.
+ * The flow file defaults to the repository's scenarios/bench/uniform256-flows.csv; set
+ * CCLAB_UNIFORM256_CSV to use another path.
  */
 import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -83,9 +83,9 @@ interface RunResult {
 function csvPath(): string {
   const fromEnv = process.env.CCLAB_UNIFORM256_CSV;
   if (fromEnv !== undefined && fromEnv !== "") return fromEnv;
-  // The bundle lives in packages/network/.bench/; the shared folder sits beside the repository.
+  // The bundle lives in packages/network/.bench/.
   const here = dirname(fileURLToPath(import.meta.url));
-  return resolve(here, "../../../../shared/bench/uniform256-flows.csv");
+  return resolve(here, "../../../scenarios/bench/uniform256-flows.csv");
 }
 
 function parseFlows(text: string): Flow[] {

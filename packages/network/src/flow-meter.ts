@@ -3,8 +3,8 @@ import { DATA_KIND } from "@cclab/fabric";
 import type { Network } from "./network.js";
 
 /**
- * Payload bytes delivered per flow in fixed bins (MODEL.md: flow throughput in a bin is the
- * payload delivered in that bin × 8 / bin width).
+ * Payload bytes delivered per flow in fixed bins (docs/model.md, "What is measured": flow
+ * throughput in a bin is the payload delivered in that bin × 8 / bin width).
  */
 export class FlowMeter {
   private readonly series = new Map<number, RateSeries>();

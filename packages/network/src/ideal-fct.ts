@@ -31,8 +31,8 @@ interface SignatureNode {
 }
 
 /**
- * The message completion time of a message alone on an idle network (MODEL.md, "What is
- * measured": the slowdown's denominator). It replays MODEL.md's timing rules packet by packet
+ * The message completion time of a message alone on an idle network (docs/model.md, "What is
+ * measured": the slowdown's denominator). It replays the model's timing rules packet by packet
  * along the route with no other traffic and no credit or pause limits: a packet starts on a
  * link when the port is free and (after the first link) when its header (VCT) or tail (SAF)
  * has arrived plus the routing latency; it cannot finish before its tail has arrived; the host

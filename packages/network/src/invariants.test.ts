@@ -30,8 +30,8 @@ describe("invariant checks", () => {
 
   it("report a switch input or host buffer above its size", () => {
     const net = busy();
-    net.switches[0]!.inputBytes[1] = 32 * 1024 + 1;
-    expect(bufferOverflowViolation(net)).toBe("switch S0 input 1 VL 0 holds 32769 B > 32768 B");
+    net.switches[0]!.inputs.peakBytes[1] = 32 * 1024 + 1;
+    expect(bufferOverflowViolation(net)).toBe("switch S0 input 1 VL 0 held 32769 B > 32768 B");
     const other = busy();
     other.hosts[2]!.maxReceiveBytes[0] = 40_000;
     expect(bufferOverflowViolation(other)).toMatch(/host H2 VL 0 held 40000 B > 32768 B/);

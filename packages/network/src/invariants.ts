@@ -1,9 +1,10 @@
 import type { Network } from "./network.js";
 
 /**
- * DESIGN.md, credit conservation: for every link and VL, credits held by the sender + blocks
- * on the wire + blocks buffered at the receiver (from that link) + credits on their way back
- * = the receiver's buffer in blocks. Returns the first violation as text, or undefined.
+ * Credit conservation (docs/model.md, "Invariants"): for every link and VL, credits held by the
+ * sender + blocks on the wire + blocks buffered at the receiver (from that link) + credits on
+ * their way back = the receiver's buffer in blocks. Returns the first violation as text, or
+ * undefined.
  */
 export function creditConservationViolation(network: Network): string | undefined {
   if (network.discipline !== "credit") return undefined;
@@ -20,7 +21,7 @@ export function creditConservationViolation(network: Network): string | undefine
         capacity = host.inputCreditBlocks();
       } else {
         const sw = network.switches[to.index]!;
-        buffered = sw.inputBlocks[to.port * vlCount + vl]!;
+        buffered = sw.inputs.blocks(to.port, vl);
         capacity = sw.inputCreditBlocks();
       }
       const held = sender.credits[vl]!;
@@ -34,29 +35,34 @@ export function creditConservationViolation(network: Network): string | undefine
 }
 
 /**
- * No buffer holds more than its size: partitioned input buffers and host receive buffers
- * per VL, and a shared switch memory in total (shared pool plus every queue's headroom).
- * Returns the first violation as text, or undefined.
+ * No buffer ever held more than its size: partitioned input buffers and host receive buffers
+ * per VL (their peaks since the start), output buffers, and a shared switch memory in total
+ * (shared pool plus every queue's headroom). Returns the first violation as text, or undefined.
  */
 export function bufferOverflowViolation(network: Network): string | undefined {
   const config = network.switchConfig;
   const buffer = config.buffer;
   for (const sw of network.switches) {
-    for (let q = 0; q < sw.outputBytes.length; q++) {
-      if (sw.outputBytes[q]! > config.outputBufferBytes) {
-        return `switch ${sw.name} output ${Math.floor(q / config.vlCount)} VL ${q % config.vlCount} holds ${sw.outputBytes[q]} B > ${config.outputBufferBytes} B`;
+    const outputs = sw.outputs;
+    for (let port = 0; outputs !== undefined && port < sw.portCount; port++) {
+      for (let vl = 0; vl < config.vlCount; vl++) {
+        const held = outputs.maxBytes(port, vl);
+        if (held > config.outputBufferBytes) {
+          return `switch ${sw.name} output ${port} VL ${vl} held ${held} B > ${config.outputBufferBytes} B`;
+        }
       }
     }
+    const peaks = sw.inputs.peakBytes;
     if (buffer.model === "partitioned") {
-      for (let q = 0; q < sw.inputBytes.length; q++) {
-        if (sw.inputBytes[q]! > buffer.bytesPerPortVl) {
-          return `switch ${sw.name} input ${Math.floor(q / config.vlCount)} VL ${q % config.vlCount} holds ${sw.inputBytes[q]} B > ${buffer.bytesPerPortVl} B`;
+      for (let q = 0; q < peaks.length; q++) {
+        if (peaks[q]! > buffer.bytesPerPortVl) {
+          return `switch ${sw.name} input ${Math.floor(q / config.vlCount)} VL ${q % config.vlCount} held ${peaks[q]} B > ${buffer.bytesPerPortVl} B`;
         }
       }
     } else {
-      const capacity = buffer.sharedBytes + buffer.headroomBytes * sw.inputBytes.length;
-      if (sw.maxBufferedBytes > capacity) {
-        return `switch ${sw.name} held ${sw.maxBufferedBytes} B > shared ${buffer.sharedBytes} B + headroom ${buffer.headroomBytes} B × ${sw.inputBytes.length} queues`;
+      const capacity = buffer.sharedBytes + buffer.headroomBytes * peaks.length;
+      if (sw.inputs.maxTotalBytes > capacity) {
+        return `switch ${sw.name} held ${sw.inputs.maxTotalBytes} B > shared ${buffer.sharedBytes} B + headroom ${buffer.headroomBytes} B × ${peaks.length} queues`;
       }
     }
   }

@@ -6,7 +6,7 @@ import { bufferOverflowViolation, creditConservationViolation } from "./invarian
 import { Network } from "./network.js";
 
 describe("Network on one switch", () => {
-  it("delivers a lone message with the latency MODEL.md gives", () => {
+  it("delivers a lone message with the latency docs/model.md gives", () => {
     const net = new Network(singleSwitch({ hosts: 2, rateGbps: 10, latencyNs: 10 }), {
       switch: { routingLatencyNs: 100 },
       host: { headerBytes: 0 },

@@ -30,7 +30,9 @@ import {
   Switch,
   type SwitchConfig,
 } from "@cclab/fabric-switch";
-import { checkRouting, wiringOf } from "@cclab/topologies";
+import { checkRouting } from "@cclab/topologies";
+import { installCc } from "./cc-install.js";
+import { planCc, type SwitchCcAssignment } from "./cc-plan.js";
 
 /** How to build a network from a topology. Every field has a documented default. */
 export interface NetworkOptions {
@@ -52,6 +54,13 @@ export interface NetworkOptions {
    * one fabric; the switches run `cc`'s switch and queueing parts.
    */
   readonly hostCc?: readonly (CcScheme | undefined)[];
+  /**
+   * Switch parts of further schemes, run after `cc`'s in this order by the switches each
+   * lists (default: all), each seeing the packets of the VLs it lists (default: all) and of
+   * its own lanes: several schemes in one fabric (SRP's drops beside DCQCN's marking), or
+   * switch groups running different parts.
+   */
+  readonly switchCc?: readonly SwitchCcAssignment[];
   /** Whether hosts keep their latency histograms (see @cclab/fabric-hca). Default true. */
   readonly hostLatencyStats?: boolean;
   /** Whether hosts keep every completed message (see @cclab/fabric-hca). Default true. */
@@ -109,25 +118,39 @@ export class Network {
       this.discipline,
       "switch",
     );
-    // VLs a switch part asks for are added after the data VLs and served as control lanes.
-    const extraVls = cc?.switchPart?.extraVls ?? 0;
+    const hostCc = options.hostCc ?? [];
+    if (hostCc.length > fabric.hosts.length) {
+      throw new RangeError(
+        `hostCc lists ${hostCc.length} hosts; the fabric has ${fabric.hosts.length}`,
+      );
+    }
+    const switchCc = options.switchCc ?? [];
+    // The schemes hosts run: a host's own, else `cc`'s.
+    const hostSchemes = fabric.hosts
+      .map((_, h) => hostCc[h] ?? cc)
+      .filter((scheme) => scheme !== undefined);
+    for (const scheme of new Set([...hostSchemes, ...switchCc.map((a) => a.scheme)])) {
+      if (scheme !== cc) assertSpecVersion(`cc scheme "${scheme.name}"`, scheme);
+    }
+    // The lanes the parts declare are added after the data VLs (docs/model.md, "Arbitration").
+    const plan = planCc(base, cc, switchCc, hostSchemes, fabric.switches.length);
+    const lanes = plan.lanes;
+    const added = lanes.vlCount - base.vlCount;
     this.switchConfig =
-      extraVls === 0
+      added === 0
         ? base
         : resolveSwitchConfig(
             {
               ...base,
-              vlCount: base.vlCount + extraVls,
+              vlCount: lanes.vlCount,
               ...(base.vlWeights === undefined
                 ? {}
-                : { vlWeights: [...base.vlWeights, ...Array(extraVls).fill(1)] }),
-              controlVls: [
-                ...base.controlVls,
-                ...Array.from({ length: extraVls }, (_, i) => base.vlCount + i),
-              ],
+                : { vlWeights: [...base.vlWeights, ...Array(added).fill(1)] }),
+              controlVls: lanes.controlVls,
+              lowPriorityVls: lanes.lowPriorityVls,
             },
             this.discipline,
-            `switch (with ${extraVls} VLs for ${cc?.switchPart?.name})`,
+            `switch (with ${added} VLs for ${plan.switchParts.map((p) => p.factory.name).join(", ") || "the hosts' schemes"})`,
           );
     this.hostConfig = resolveHcaConfig(options.host ?? {}, "host");
     const hostPfc = options.hostPfc ?? this.switchConfig.pfc;
@@ -150,13 +173,7 @@ export class Network {
     const hostKinds = registerHcaEvents(scheduler, this.hosts);
     const vlCount = this.switchConfig.vlCount;
     const hostCount = fabric.hosts.length;
-    const hostCc = options.hostCc ?? [];
-    if (hostCc.length > fabric.hosts.length) {
-      throw new RangeError(
-        `hostCc lists ${hostCc.length} hosts; the fabric has ${fabric.hosts.length}`,
-      );
-    }
-    const anyCc = cc !== undefined || hostCc.some((scheme) => scheme !== undefined);
+    const anyCc = cc !== undefined || hostSchemes.length > 0 || switchCc.length > 0;
     fabric.switches.forEach((node, index) => {
       const table = routing.tables[index];
       if (table === undefined)
@@ -200,7 +217,7 @@ export class Network {
     });
     this.wire();
     if (this.discipline === "pfc") this.checkHeadroom(hostPfc!);
-    if (anyCc) this.installScheme(cc, hostCc, rng);
+    if (anyCc) installCc(this, plan, cc, hostCc, rng);
   }
 
   /** Queues a message at host `srcHost`; returns its id. */
@@ -384,8 +401,8 @@ export class Network {
     }
   }
 
-  // MODEL.md: validation rejects a PFC configuration whose headroom cannot absorb what arrives
-  // after XOFF. Checked per link, with the receiver's thresholds and timing.
+  // docs/model.md, "Flow control": validation rejects a PFC configuration whose headroom cannot
+  // absorb what arrives after XOFF. Checked per link, with the receiver's thresholds and timing.
   private checkHeadroom(hostPfc: { readonly xoffBytes: number; readonly xonBytes: number }): void {
     const maxPacketBytes = this.hostConfig.mtuBytes + this.hostConfig.headerBytes;
     const buffer = this.switchConfig.buffer;
@@ -422,63 +439,6 @@ export class Network {
           `PFC headroom too small on the link into ${to.kind} ${to.index}: ${field} = ${have} B, needs ≥ ${need} B (2 × latency × rate + MTU + pause frame + routing delay at ${link.rateGbps} Gb/s, ${link.latencyPs / 1000} ns)`,
         );
       }
-    }
-  }
-
-  private installScheme(
-    cc: CcScheme | undefined,
-    hostCc: readonly (CcScheme | undefined)[],
-    rng: ReturnType<typeof createRng>,
-  ): void {
-    const scheduler = this.scheduler;
-    if (cc?.switchPart !== undefined) {
-      const factory = cc.switchPart;
-      assertSpecVersion(`switch part "${factory.name}"`, factory);
-      const buffer = this.switchConfig.buffer;
-      const bufferBytes =
-        buffer.model === "partitioned" ? buffer.bytesPerPortVl : buffer.sharedBytes;
-      const { switchPorts } = wiringOf(this.topology.fabric);
-      for (const sw of this.switches) {
-        sw.setPart(
-          factory.create({
-            scheduler,
-            packets: this.packets,
-            controlVls: this.switchConfig.controlVls,
-            rng: rng.split(`switch/${sw.index}/cc`),
-            switchIndex: sw.index,
-            portCount: sw.portCount,
-            port: (i) => sw.portView(i),
-            inputBufferBytes: () => bufferBytes,
-            facesHost: (port) => switchPorts[sw.index]![port]?.kind === "host",
-            sendControl: (packet) => sw.sendControl(packet),
-          }),
-        );
-      }
-    }
-    for (const host of this.hosts) {
-      const scheme = hostCc[host.index] ?? cc;
-      if (scheme === undefined) continue;
-      if (scheme !== cc) assertSpecVersion(`cc scheme "${scheme.name}"`, scheme);
-      const context = {
-        scheduler,
-        packets: this.packets,
-        controlVls: this.switchConfig.controlVls,
-        rng: rng.split(`host/${host.index}/cc`),
-        hostIndex: host.index,
-        hostCount: this.hosts.length,
-        port: host.portView(),
-        uplinkRateGbps: host.uplinkRateGbps(),
-        controlPacketBytes: this.hostConfig.controlPacketBytes,
-        sendControl: (packet: Parameters<Hca["sendControl"]>[0]) => host.sendControl(packet),
-        gatesChanged: () => host.gatesChanged(),
-        resend: (packet: Parameters<Hca["resend"]>[0]) => host.resend(packet),
-      };
-      const { senderPart, receiverPart } = scheme;
-      if (senderPart !== undefined)
-        assertSpecVersion(`sender part "${senderPart.name}"`, senderPart);
-      if (receiverPart !== undefined)
-        assertSpecVersion(`receiver part "${receiverPart.name}"`, receiverPart);
-      host.setParts(senderPart?.create(context), receiverPart?.create(context));
     }
   }
 }

@@ -1,8 +1,9 @@
 /**
- * DESIGN.md "Semantics that must hold", as properties over random small fabrics, random
- * traffic and both flow-control disciplines: lossless and exactly-once delivery, credit
- * conservation at every event, PFC buffers within their size, per-flow order under
- * deterministic routing, determinism per seed, and no link carrying more than its rate.
+ * The invariants and determinism of docs/model.md ("Invariants", "Determinism"), as properties
+ * over random small fabrics, random traffic and both flow-control disciplines: lossless and
+ * exactly-once delivery, credit conservation at every event, PFC buffers within their size,
+ * per-flow order under deterministic routing, determinism per seed, and no link carrying more
+ * than its rate.
  */
 import { creditBlocks, DATA_KIND, pfcHeadroomBytes, type Topology } from "@cclab/fabric";
 import {

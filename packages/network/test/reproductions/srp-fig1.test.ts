@@ -8,7 +8,7 @@
  * Network (lines 92–98): 10 Gb/s channels, 32 ns latency, 26 ns router latency, 2 Kbit
  * (256 B) packets, 16-packet input buffer per VC, VOQ, crossbar speedup 2, 4-packet output
  * buffers, virtual cut-through. The paper's routers use flit-level "priority arbiters"; here
- * arbitration is packet-level round-robin (MODEL.md).
+ * arbitration is packet-level round-robin (docs/model.md, "Arbitration").
  */
 import { msToPs, usToPs } from "@cclab/core-des";
 import { srpCongestionNetwork } from "@cclab/topologies";
