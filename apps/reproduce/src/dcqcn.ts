@@ -132,7 +132,9 @@ function queueBins(...csvs: (string | undefined)[]): Map<number, number> {
 /** Figures of an incast run: flows H0..H(n−1) → Hn through one switch, all of one link rate. */
 export function incastFigures(result: SimulationResult, n: number): IncastFigures {
   const s = result.scenario;
-  const params = s.cc.switch?.params as { kminBytes: number; kmaxBytes: number } | undefined;
+  const sw = s.cc.switch;
+  const first = Array.isArray(sw) ? sw[0] : sw;
+  const params = first?.params as { kminBytes: number; kmaxBytes: number } | undefined;
   if (params === undefined) throw new Error(`${s.name}: no DCQCN on the switch`);
   const lineGbps = Number(s.topology.rateGbps);
   const [fromUs, toUs] = [s.run.warmupUs ?? 0, result.summary.simulatedUs];
@@ -318,7 +320,7 @@ function fairnessExplanation(
   if (preset === "paper") return `${measured} ${aimd}`;
   const arbitration =
     switchKind === "input-queued"
-      ? 'Our default switch adds to that: it serves its inputs round-robin (MODEL.md), so every flow\'s packets leave, and meet the marking, at the same rate whatever the flow sends; a flow ahead is not marked more often than the others, as it would be in one output FIFO, and its lead waits in its own input queue. The section "DCQCN N:1 incast, `nic` preset, output-queued switch" runs the same incasts on a switch where each flow meets the marking in proportion to what it sends.'
+      ? 'Our default switch adds to that: it serves its inputs round-robin (docs/model.md, "Arbitration"), so every flow\'s packets leave, and meet the marking, at the same rate whatever the flow sends; a flow ahead is not marked more often than the others, as it would be in one output FIFO, and its lead waits in its own input queue. The section "DCQCN N:1 incast, `nic` preset, output-queued switch" runs the same incasts on a switch where each flow meets the marking in proportion to what it sends.'
       : 'Here the marking sees each flow in proportion to what it sends (one FIFO per output), which is what lets the cuts even out a lead; compare the section "DCQCN N:1 incast, `nic` preset (as shipped)" on the default input-queued switch.';
   return `${measured} ${aimd} ${arbitration}`;
 }

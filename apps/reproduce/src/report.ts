@@ -28,7 +28,7 @@ export function reportMarkdown(
     `command did not rerun keep their last saved outcome (\`${meta.saved}\`),`,
     "with the day it ran in the table.",
     "Each section runs the shipped scenario files named in it and compares with the seed paper's",
-    "published figures (line numbers refer to `../shared/seeds/`). A finding *holds* when ours is",
+    'published figures (line numbers refer to the papers\' seed files, docs/model.md "Sources"). A finding *holds* when ours is',
     "within the stated tolerance; where one does not, the section says what we measured and our",
     "best explanation. Scenarios were not tuned to match.",
     "",

@@ -1,4 +1,4 @@
-import type { CcScheme } from "@cclab/fabric";
+import type { CcPlugin, CcScheme } from "@cclab/fabric";
 import { type DcqcnParams, params } from "./params.js";
 import { receiverPartFactory } from "./receiver-part.js";
 import { senderPartFactory } from "./sender-part.js";
@@ -37,7 +37,7 @@ export const dcqcnPlugin = {
     "DCQCN (Zhu et al., SIGCOMM 2015): RED/ECN marking at switch egress, CNPs (paper) or CNP-flagged ACKs (nic), per-flow rate control with α, fast recovery, additive and hyper increase",
   params,
   create: dcqcnCc,
-} as const;
+} satisfies CcPlugin<typeof params>;
 
 /** For `plugins:` in a scenario (the plugin is also built into cclab). */
 export const ccPlugins = [dcqcnPlugin];

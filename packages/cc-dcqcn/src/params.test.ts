@@ -26,7 +26,7 @@ describe("DCQCN parameters", () => {
     });
   });
 
-  it("resolves the nic preset with the benchmark's values (../shared/bench/README.md)", () => {
+  it("resolves the nic preset with the benchmark's values (scenarios/bench/uniform256-dcqcn.yaml)", () => {
     expect(params.parse({ preset: "nic" })).toMatchObject({
       variant: "nic",
       kminBytes: 400_000,

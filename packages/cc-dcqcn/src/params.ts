@@ -10,10 +10,10 @@ import { z } from "zod";
  *   (the paper's 40 Gb/s values, spec 4.5); R_AI 40 Mb/s, R_HAI 200 Mb/s, minimum rate
  *   100 Mb/s (the author's simulator, spec 4.5).
  * - `nic`: the Mellanox-style variant of the HPCC simulator (spec section 6) with the values of
- *   the benchmark workload (`../shared/bench/README.md`): the CNP is a flag on the ACK of each
- *   marked packet, α updated every 1 µs, a decrease check every 4 µs, timer-only increase every
- *   300 µs, one fast-recovery stage, R_AI 20 Mb/s, R_HAI 200 Mb/s, minimum rate 1 Gb/s, g =
- *   1/256; marking Kmin 400 KB, Kmax 1600 KB, Pmax 0.2 (100 Gb/s).
+ *   the benchmark workload (`scenarios/bench/uniform256-dcqcn.yaml`): the CNP is a flag on the
+ *   ACK of each marked packet, α updated every 1 µs, a decrease check every 4 µs, timer-only
+ *   increase every 300 µs, one fast-recovery stage, R_AI 20 Mb/s, R_HAI 200 Mb/s, minimum rate
+ *   1 Gb/s, g = 1/256; marking Kmin 400 KB, Kmax 1600 KB, Pmax 0.2 (100 Gb/s).
  */
 export const PRESETS = {
   paper: {

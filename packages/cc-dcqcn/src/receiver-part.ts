@@ -158,6 +158,7 @@ export function receiverPartFactory(p: DcqcnParams): ReceiverPartFactory {
   return {
     specVersion: 2,
     name: "dcqcn receiver (CE → CNP)",
+    reads: ["ecn"],
     create: (context) => createReceiverPart(p, context),
   };
 }

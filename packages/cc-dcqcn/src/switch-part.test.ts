@@ -1,4 +1,4 @@
-import { createRng, Scheduler } from "@cclab/core-des";
+import { createRng } from "@cclab/core-des";
 import {
   Ecn,
   FROM_OUTPUT_BUFFER,
@@ -7,7 +7,7 @@ import {
   Packets,
   type SwitchPartContext,
 } from "@cclab/fabric";
-import { idlePort } from "@cclab/fabric/testing";
+import { idlePort, testSwitchContext } from "@cclab/fabric/testing";
 import { fc, test } from "@fast-check/vitest";
 import { describe, expect, it } from "vitest";
 import { markingProbability, params } from "./params.js";
@@ -16,20 +16,14 @@ import { createSwitchPart, switchPartFactory } from "./switch-part.js";
 function harness(input: Record<string, unknown>, seed = 1) {
   const p = params.parse(input);
   const packets = new Packets();
-  const context: SwitchPartContext = {
-    scheduler: new Scheduler(),
+  const context: SwitchPartContext = testSwitchContext({
     packets,
     controlVls: [1],
     rng: createRng(seed).split("switch/0/cc"),
-    switchIndex: 0,
-    portCount: 4,
     port: () => idlePort(2),
     inputBufferBytes: () => 1 << 20,
     facesHost: () => true,
-    sendControl: () => {
-      throw new Error("the DCQCN switch part sends no control packets");
-    },
-  };
+  });
   const part = createSwitchPart(p, context);
   const packet = (out: number, sizeBytes: number, ect = true, kind: "data" | "ack" = "data") => {
     const id = packets.create({ kind, sizeBytes, ecn: ect ? Ecn.capable : Ecn.notCapable });

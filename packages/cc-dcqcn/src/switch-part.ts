@@ -65,6 +65,7 @@ export function switchPartFactory(p: DcqcnParams): SwitchPartFactory {
   return {
     specVersion: 2,
     name: "dcqcn switch (RED/ECN marking)",
+    writes: ["ecn"],
     extraVls: 1,
     create: (context) => createSwitchPart(p, context),
   };

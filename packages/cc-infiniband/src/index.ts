@@ -1,4 +1,4 @@
-import type { CcScheme } from "@cclab/fabric";
+import type { CcPlugin, CcScheme } from "@cclab/fabric";
 import { type IbCcParams, params } from "./params.js";
 import { receiverPartFactory } from "./receiver-part.js";
 import { senderPartFactory } from "./sender-part.js";
@@ -38,7 +38,7 @@ export const infinibandPlugin = {
     "InfiniBand CC (spec 1.2.1 A10): FECN marking at congested root ports, CNP/BECN, CCT injection throttling per QP or SL",
   params,
   create: infinibandCc,
-};
+} satisfies CcPlugin<typeof params>;
 
 export const ccPlugins = [infinibandPlugin];
 export default infinibandPlugin;

@@ -2,8 +2,8 @@ import { MAX_TIME_US, TIME_TOO_LATE } from "@cclab/core-des";
 import { z } from "zod";
 
 /**
- * Parameter sets of the thesis (`../shared/seeds/001_…`). Every parameter a scenario leaves out
- * comes from the chosen preset.
+ * Parameter sets of the thesis (seed `001_7d04a2bae72754e7.txt`; L is its line). Every
+ * parameter a scenario leaves out comes from the chosen preset.
  * - `paper3-hardware`: Paper III Table I (L1317–1324), CCT i²·7/106² µs with 128 entries
  *   (L1479), found on Mellanox hardware.
  * - `paper4-fattree`: Paper IV Table I (L1729–1735): the same but Marking_Rate 0 and

@@ -44,5 +44,7 @@ export function createReceiverPart(context: HostPartContext): ReceiverPart {
 export const receiverPartFactory: ReceiverPartFactory = {
   specVersion: 2,
   name: "infiniband receiver (FECN → CNP)",
+  reads: ["fecn"],
+  writes: ["becn"],
   create: createReceiverPart,
 };

@@ -286,6 +286,7 @@ export function senderPartFactory(p: IbCcParams): SenderPartFactory {
   return {
     specVersion: 2,
     name: "infiniband sender (CCT throttling)",
+    reads: ["becn"],
     create: (context) => createSenderPart(p, context),
   };
 }

@@ -1,4 +1,4 @@
-import { createRng, Scheduler } from "@cclab/core-des";
+import { createRng } from "@cclab/core-des";
 import {
   FROM_SWITCH_CONTROL,
   type PacketId,
@@ -8,6 +8,7 @@ import {
   type SwitchPart,
   type SwitchPartContext,
 } from "@cclab/fabric";
+import { testSwitchContext } from "@cclab/fabric/testing";
 import { fc, test } from "@fast-check/vitest";
 import { describe, expect, it } from "vitest";
 import { params } from "./params.js";
@@ -33,6 +34,12 @@ class FakePort implements PortView {
   }
   isBlocked(vl: number): boolean {
     return this.blocked[vl]!;
+  }
+  lastOnPs(): number {
+    return Number.NEGATIVE_INFINITY;
+  }
+  offCount(): number {
+    return 0;
   }
 }
 
@@ -70,20 +77,14 @@ function harness(
   const ports = Array.from({ length: opts.ports ?? 4 }, () => new FakePort(vls));
   const hostPorts = new Set(opts.hostPorts ?? []);
   const packets = new Packets();
-  const context: SwitchPartContext = {
-    scheduler: new Scheduler(),
+  const context: SwitchPartContext = testSwitchContext({
     packets,
-    controlVls: [],
     rng: createRng(opts.seed ?? 1).split("switch/0/cc"),
-    switchIndex: 0,
     portCount: ports.length,
     port: (i) => ports[i]!,
     inputBufferBytes: () => opts.bufferBytes ?? 32 * 1024,
     facesHost: (i) => hostPorts.has(i),
-    sendControl: () => {
-      throw new Error("the IB switch part sends no control packets");
-    },
-  };
+  });
   const part = opts.viaFactory
     ? switchPartFactory(p).create(context)
     : createSwitchPart(p, context);

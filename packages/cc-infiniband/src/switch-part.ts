@@ -176,6 +176,7 @@ export function switchPartFactory(p: IbCcParams): SwitchPartFactory {
   return {
     specVersion: 2,
     name: "infiniband switch (FECN marking)",
+    writes: ["fecn"],
     create: (context) => createSwitchPart(p, context),
   };
 }

@@ -1,8 +1,12 @@
 import type { CcScheme } from "@cclab/fabric";
 import type { SwitchConfig } from "@cclab/fabric-switch";
-import { Network, type NetworkOptions } from "@cclab/network";
+import { Network, type NetworkOptions, type SwitchCcAssignment } from "@cclab/network";
 import { ccPlugins } from "./plugins.js";
-import type { Resolved } from "./scenario/resolve.js";
+import type {
+  CcAssignment,
+  Resolved,
+  SwitchCcAssignment as ResolvedSwitchCc,
+} from "./scenario/resolve.js";
 
 /**
  * The network a resolved scenario describes. Throws the devices' own validation errors
@@ -20,7 +24,7 @@ export function buildNetwork({ scenario, topology }: Resolved): Network {
     // Occupancy series share the metrics bins (µs → ns).
     occupancyBinNs: occupancy ? Math.max(1, Math.round(scenario.metrics.binUs * 1000)) : null,
   };
-  const { cc, hostCc } = schemesOf(scenario.cc, topology.fabric.hosts.length);
+  const { cc, hostCc, switchCc } = schemesOf(scenario.cc, topology.fabric.hosts.length);
   const options: NetworkOptions = {
     flowControl: scenario.flowControl,
     switch: switchConfig,
@@ -33,30 +37,52 @@ export function buildNetwork({ scenario, topology }: Resolved): Network {
     ...(hostPfc === undefined ? {} : { hostPfc }),
     ...(cc === undefined ? {} : { cc }),
     ...(hostCc === undefined ? {} : { hostCc }),
+    ...(switchCc.length === 0 ? {} : { switchCc }),
   };
   return new Network(topology, options);
 }
 
 /**
  * The schemes of a scenario's CC assignments: the switch plugin's parts for every switch
- * (`cc`), and per host the scheme of its group (`hostCc`). Each plugin's `create` is called
- * once per assignment, so two groups with the same plugin and other parameters differ.
+ * (`cc`), or, with a list of switch plugins, the first for every switch when it runs on all
+ * of them and sees every VL and the others as `switchCc`; and per host the scheme of its group
+ * (`hostCc`). Each plugin's `create` is called once per assignment, so two groups with the
+ * same plugin and other parameters differ.
  */
 function schemesOf(
   assignments: Resolved["scenario"]["cc"],
   hostCount: number,
-): { cc: CcScheme | undefined; hostCc: (CcScheme | undefined)[] | undefined } {
+): {
+  cc: CcScheme | undefined;
+  hostCc: (CcScheme | undefined)[] | undefined;
+  switchCc: SwitchCcAssignment[];
+} {
   const registry = ccPlugins();
   const create = (a: { plugin: string; params: Readonly<Record<string, unknown>> }) =>
     registry.get(a.plugin)!.create(a.params);
+  // Only the switch side of a switch plugin: its host parts run where cc.hosts says.
+  const switchSide = (a: { plugin: string; params: Readonly<Record<string, unknown>> }) => {
+    const { senderPart: _s, receiverPart: _r, ...side } = create(a);
+    return side;
+  };
   let cc: CcScheme | undefined;
-  if (assignments.switch !== null) {
-    const scheme = create(assignments.switch);
-    // Only the switch side of this plugin: its host parts run where cc.hosts says.
-    const { senderPart: _s, receiverPart: _r, ...switchSide } = scheme;
-    cc = switchSide;
+  const switchCc: SwitchCcAssignment[] = [];
+  const sw = assignments.switch;
+  if (sw !== null && !Array.isArray(sw)) cc = switchSide(sw as CcAssignment);
+  else if (sw !== null) {
+    const list = sw as readonly ResolvedSwitchCc[];
+    list.forEach((a, i) => {
+      if (i === 0 && a.switches === "all" && a.vls === undefined) cc = switchSide(a);
+      else {
+        switchCc.push({
+          scheme: switchSide(a),
+          ...(a.switches === "all" ? {} : { switches: a.switches }),
+          ...(a.vls === undefined ? {} : { vls: a.vls }),
+        });
+      }
+    });
   }
-  if (assignments.hosts.length === 0) return { cc, hostCc: undefined };
+  if (assignments.hosts.length === 0) return { cc, hostCc: undefined, switchCc };
   const hostCc = new Array<CcScheme | undefined>(hostCount).fill(undefined);
   for (const group of assignments.hosts) {
     const scheme = create(group);
@@ -64,5 +90,5 @@ function schemesOf(
       group.hosts === "all" ? Array.from({ length: hostCount }, (_, i) => i) : group.hosts;
     for (const h of members) hostCc[h] = scheme;
   }
-  return { cc, hostCc };
+  return { cc, hostCc, switchCc };
 }

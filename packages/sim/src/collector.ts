@@ -159,7 +159,7 @@ export interface MessageRecord {
 }
 
 /**
- * Watches every packet a host consumes and keeps per-flow figures (MODEL.md, "What is
+ * Watches every packet a host consumes and keeps per-flow figures (docs/model.md, "What is
  * measured"). One listener on the network: the cost per delivered packet is a map lookup and
  * a few additions.
  */

@@ -1,32 +1,33 @@
 import { dcqcnPlugin } from "@cclab/cc-dcqcn";
 import { infinibandPlugin } from "@cclab/cc-infiniband";
-import type { CcScheme } from "@cclab/fabric";
+import { assertSpecVersion, type CcPlugin, isCcPlugin, isZodSchema } from "@cclab/fabric";
 import type { z } from "zod";
 
 /**
- * A congestion-control plugin as a scenario names it: a `cc-*` package exports one (or
- * several) of these. `create` turns validated parameters into the scheme's parts
- * (@cclab/fabric `CcScheme`); the scenario chooses which hosts run its sender and receiver
- * parts and whether the switches run its switch part.
+ * A congestion-control plugin as a scenario names it (defined by the contract,
+ * @cclab/fabric, so a `cc-*` package needs nothing from sim; re-exported here for the code
+ * that imported it from sim).
  */
-export interface CcPlugin<S extends z.ZodType = z.ZodType> {
-  readonly name: string;
-  readonly description: string;
-  /** Parameters with units in their keys, defaults and descriptions (shown by `cclab list`). */
-  readonly params: S;
-  create(params: z.output<S>): CcScheme;
-}
+export type { CcPlugin };
 
 /** The project's own plugins are built in; others come from a scenario's `plugins`. */
-const BUILT_IN: readonly CcPlugin[] = [
-  infinibandPlugin as unknown as CcPlugin,
-  dcqcnPlugin as unknown as CcPlugin,
-];
+const BUILT_IN: readonly CcPlugin[] = [infinibandPlugin, dcqcnPlugin];
 
 const registry = new Map<string, CcPlugin>(BUILT_IN.map((plugin) => [plugin.name, plugin]));
 
-/** Makes a plugin available to scenarios by its name. Registering a name twice is an error. */
+/**
+ * Makes a plugin available to scenarios by its name. Registering a name twice, something that
+ * is not a plugin, or a plugin whose `specVersion` this fabric does not implement is an error.
+ */
 export function registerCcPlugin<S extends z.ZodType>(plugin: CcPlugin<S>): void {
+  if (!isCcPlugin(plugin)) {
+    throw new TypeError(
+      `${showName(plugin)} is not a CC plugin (expected name, description, params: a zod 4 schema, and create)`,
+    );
+  }
+  if (plugin.specVersion !== undefined) {
+    assertSpecVersion(`CC plugin "${plugin.name}"`, { specVersion: plugin.specVersion });
+  }
   if (registry.has(plugin.name)) {
     throw new TypeError(`a CC plugin named "${plugin.name}" is already registered`);
   }
@@ -41,44 +42,71 @@ export function ccPlugins(): ReadonlyMap<string, CcPlugin> {
 /**
  * Imports the modules a scenario lists under `plugins` and registers every `CcPlugin` they
  * export as `ccPlugins` (an array) or as the default export. Returns issues for modules that
- * cannot be loaded or export nothing usable.
+ * cannot be loaded or export nothing usable, and for each exported plugin that cannot be used
+ * (its `params` not a zod schema, its `specVersion` not implemented here, ...).
  */
 export async function loadPluginModules(
   specifiers: readonly string[],
 ): Promise<{ path: string; message: string }[]> {
   const issues: { path: string; message: string }[] = [];
   for (const [i, specifier] of specifiers.entries()) {
+    const path = `plugins[${i}]`;
     let mod: { default?: unknown; ccPlugins?: unknown };
     try {
       mod = (await import(specifier)) as typeof mod;
     } catch (error) {
       issues.push({
-        path: `plugins[${i}]`,
+        path,
         message: `cannot import "${specifier}": ${(error as Error).message.split("\n")[0]}`,
       });
       continue;
     }
-    const exported = Array.isArray(mod.ccPlugins) ? mod.ccPlugins : [mod.default];
-    const plugins = exported.filter(isPlugin);
-    if (plugins.length === 0) {
+    const exported: unknown[] = Array.isArray(mod.ccPlugins) ? mod.ccPlugins : [mod.default];
+    let pluginLike = 0;
+    for (const value of exported) {
+      if (!isPluginLike(value)) continue;
+      pluginLike++;
+      const problem = pluginProblem(value);
+      if (problem !== undefined) {
+        issues.push({ path, message: `"${specifier}" exports "${value.name}"${problem}` });
+      } else if (registry.get(value.name) !== value) {
+        registerCcPlugin(value as CcPlugin);
+      }
+    }
+    if (pluginLike === 0) {
       issues.push({
-        path: `plugins[${i}]`,
+        path,
         message: `"${specifier}" exports no CC plugin (expected \`export const ccPlugins = [...]\` or a default export with name, params and create)`,
       });
     }
-    for (const plugin of plugins)
-      if (registry.get(plugin.name) !== plugin) registerCcPlugin(plugin);
   }
   return issues;
 }
 
-function isPlugin(value: unknown): value is CcPlugin {
-  const v = value as Partial<CcPlugin> | undefined;
-  return (
-    typeof v === "object" &&
-    v !== null &&
-    typeof v.name === "string" &&
-    typeof v.create === "function" &&
-    typeof v.params === "object"
-  );
+/** What a module meant as a plugin: an object with a name and `create` or `params`. */
+function isPluginLike(value: unknown): value is { readonly name: string } {
+  if (typeof value !== "object" || value === null) return false;
+  const v = value as Record<string, unknown>;
+  return typeof v.name === "string" && ("create" in v || "params" in v);
+}
+
+/** Why a plugin-like export cannot be registered (after its name), or undefined. */
+function pluginProblem(value: { readonly name: string }): string | undefined {
+  const v = value as Partial<Record<keyof CcPlugin, unknown>>;
+  if (!isZodSchema(v.params)) return " whose params is not a zod schema (zod 4 object expected)";
+  if (typeof v.create !== "function") return " without a create function";
+  if (typeof v.description !== "string") return " without a description (a string)";
+  if (v.specVersion !== undefined) {
+    try {
+      assertSpecVersion(": the plugin", { specVersion: v.specVersion as number | string });
+    } catch (error) {
+      return (error as Error).message;
+    }
+  }
+  return isCcPlugin(value) ? undefined : " which is not a CC plugin";
+}
+
+function showName(value: unknown): string {
+  const name = (value as { name?: unknown } | null | undefined)?.name;
+  return typeof name === "string" ? `"${name}"` : String(value);
 }

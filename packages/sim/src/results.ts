@@ -23,8 +23,8 @@ export function markRunFailed(dir: string, status: "failed" | "interrupted", rea
 
 /**
  * The files of a finished run, in the order they are written, `summary.json` last
- * (DESIGN.md, "Results"): `scenario.resolved.json`, the CSV series, `summary.txt`, `run.json`
- * (wall-clock facts) and `summary.json`. Sweep workers send these to the coordinator.
+ * (packages/sim/README.md, "Results"): `scenario.resolved.json`, the CSV series,
+ * `summary.txt`, `run.json` (wall-clock facts) and `summary.json`. Sweep workers send these to the coordinator.
  */
 export function resultFiles(result: SimulationResult): [name: string, text: string][] {
   return [

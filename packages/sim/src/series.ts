@@ -21,8 +21,8 @@ export interface SeriesInputs {
 const num = (x: number, digits = 6) => String(+x.toFixed(digits));
 
 /**
- * The CSV files of a run, by name (DESIGN.md, "Results"). Long ("tidy") format: one row per
- * bin and series, so plotting tools can facet and colour by any column.
+ * The CSV files of a run, by name (packages/sim/README.md, "Results"). Long ("tidy") format:
+ * one row per bin and series, so plotting tools can facet and colour by any column.
  * - `flow-throughput.csv`: payload Gb/s per flow and bin (the first `metrics.maxFlowSeries`).
  * - `host-throughput.csv`: payload Gb/s received per host, traffic group and bin (the pairs
  *   that ever received).

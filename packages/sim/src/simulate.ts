@@ -11,7 +11,7 @@ import { BlockedSampler } from "./blocked-sampler.js";
 import { buildNetwork } from "./build-network.js";
 import { CcSampler } from "./cc-sampler.js";
 import { Collector } from "./collector.js";
-import { issueFromError } from "./scenario/device-errors.js";
+import { issuesFromError } from "./scenario/device-errors.js";
 import { ScenarioError } from "./scenario/issues.js";
 import { type Resolved, type ResolvedScenario, resolveScenario } from "./scenario/resolve.js";
 import { seriesFiles } from "./series.js";
@@ -282,7 +282,7 @@ export function prepare(resolved: Resolved): Network {
     return buildNetwork(resolved);
   } catch (error) {
     if (error instanceof RangeError || error instanceof TypeError) {
-      throw new ScenarioError([issueFromError(error)]);
+      throw new ScenarioError(issuesFromError(error));
     }
     throw error;
   }

@@ -30,8 +30,8 @@ export function buildSummary(inputs: SummaryInputs): Summary {
   const flowRows = scenario.metrics.flowTable ? flowTable(collector, flows, rates, hostName) : [];
   const groups = groupRows(flows, rates);
 
-  // Completion times and slowdowns: exact nearest-rank percentiles (MODEL.md) up to 4 M
-  // messages, the histogram's bounded relative error beyond.
+  // Completion times and slowdowns: exact nearest-rank percentiles (docs/model.md, "What is
+  // measured") up to 4 M messages, the histogram's bounded relative error beyond.
   const lastCompletionPs = collector.lastCompletionPs;
   const fctPercentiles = percentilesOf(collector.mctPs, PS_TO_US);
   const slowdownPercentiles = percentilesOf(collector.slowdown, 1);

@@ -4,8 +4,9 @@ import { simulate } from "../src/index.js";
 
 /**
  * The slowdown's denominator must be exactly what the model gives a message alone on an idle
- * fabric (MODEL.md): a lone message's slowdown is 1 on any topology, rate, latency, switching
- * mode, MTU and host limit. Buffers are large, so credits never hold a lone flow back.
+ * fabric (docs/model.md, "What is measured"): a lone message's slowdown is 1 on any topology,
+ * rate, latency, switching mode, MTU and host limit. Buffers are large, so credits never hold a
+ * lone flow back.
  */
 const topologies = fc.oneof(
   fc.record({ kind: fc.constant("single-switch"), hosts: fc.integer({ min: 2, max: 6 }) }),

@@ -1,16 +1,25 @@
 import type { ScenarioIssue } from "./issues.js";
 
 // Device and topology validation errors start with the field they are about
-// ("switch.pfc.xonBytes (…) must …"); the network calls the host's thresholds `hostPfc`.
-const LEADING_PATH = /^((?:switch|host|hostPfc|cables\[\d+\])(?:\.[A-Za-z]+|\[\d+\])*)[:\s]/;
+// ("switch.pfc.xonBytes (…) must …"); the network calls the host's thresholds `hostPfc`. The
+// CC composition checks give one "cc: …" line per problem.
+const LEADING_PATH = /^((?:switch|host|hostPfc|cc|cables\[\d+\])(?:\.[A-Za-z]+|\[\d+\])*)[:\s]/;
 
-/** A scenario issue from an error thrown while building the network. */
-export function issueFromError(error: Error): ScenarioIssue {
-  const match = LEADING_PATH.exec(error.message);
+/** The scenario issues of an error thrown while building the network (one per "cc:" line). */
+export function issuesFromError(error: Error): ScenarioIssue[] {
+  const lines = error.message.split("\n");
+  if (lines.length > 1 && lines.every((line) => line.startsWith("cc: "))) {
+    return lines.map((line) => issueFromMessage(line));
+  }
+  return [issueFromMessage(error.message)];
+}
+
+function issueFromMessage(message: string): ScenarioIssue {
+  const match = LEADING_PATH.exec(message);
   if (match === null) {
-    const section = /\bPFC headroom\b/.test(error.message) ? "switch.buffer" : "topology";
-    return { path: section, message: error.message };
+    const section = /\bPFC headroom\b/.test(message) ? "switch.buffer" : "topology";
+    return { path: section, message };
   }
   const path = match[1]!.replace(/^hostPfc/, "host.pfc").replace(/^cables/, "topology.cables");
-  return { path, message: error.message.slice(match[1]!.length).replace(/^[:\s]+/, "") };
+  return { path, message: message.slice(match[1]!.length).replace(/^[:\s]+/, "") };
 }

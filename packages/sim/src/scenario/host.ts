@@ -4,7 +4,7 @@ import { bytes, gbps, oneOf, strictObject } from "./fields.js";
 
 const d = DEFAULT_HCA_CONFIG;
 
-/** The `host` section: every host adapter uses it (MODEL.md, "Hosts"). */
+/** The `host` section: every host adapter uses it (docs/model.md, "Hosts"). */
 export const hostSchema = strictObject({
   mtuBytes: bytes("largest payload per data packet", 1).default(d.mtuBytes),
   headerBytes: bytes("header bytes added to every data packet").default(d.headerBytes),

@@ -21,11 +21,17 @@ export interface CcAssignment {
  * A scenario with every default filled in: what `scenario.resolved.json` holds and what the
  * runner reads. Running it again gives the same results.
  */
+/** One of several switch parts: the switches that run it and the data VLs it sees. */
+export interface SwitchCcAssignment extends CcAssignment {
+  readonly switches: "all" | readonly number[];
+  readonly vls?: readonly number[];
+}
+
 export interface ResolvedScenario extends Omit<ScenarioTop, "topology" | "traffic" | "cc"> {
   readonly topology: { readonly kind: string } & Readonly<Record<string, unknown>>;
   readonly traffic: readonly TrafficEntry[];
   readonly cc: {
-    readonly switch: CcAssignment | null;
+    readonly switch: CcAssignment | readonly SwitchCcAssignment[] | null;
     readonly hosts: readonly (CcAssignment & { readonly hosts: "all" | readonly number[] })[];
   };
 }
@@ -207,6 +213,53 @@ export async function resolveScenario(
   };
 }
 
+// `cc.switch`: one plugin for every switch, or a list run in order, each on its switches and
+// seeing its VLs.
+function resolveSwitchCc(
+  top: ScenarioTop,
+  checkPart: (
+    part: { plugin: string; params: Record<string, unknown> },
+    path: PropertyKey[],
+  ) => CcAssignment | undefined,
+  issues: ScenarioIssue[],
+  topology: Topology | undefined,
+): ResolvedScenario["cc"]["switch"] {
+  const input = top.cc?.switch;
+  if (input === undefined) return null;
+  if (!Array.isArray(input)) return checkPart(input, ["cc", "switch"]) ?? null;
+  const list: SwitchCcAssignment[] = [];
+  input.forEach((entry, i) => {
+    const part = checkPart(entry, ["cc", "switch", i]);
+    if (topology !== undefined && entry.switches !== "all") {
+      const n = topology.fabric.switches.length;
+      for (const s of entry.switches) {
+        if (s >= n) {
+          issues.push({
+            path: `cc.switch[${i}].switches`,
+            message: `${s} is not a switch (0..${n - 1})`,
+          });
+        }
+      }
+    }
+    for (const vl of entry.vls ?? []) {
+      if (vl >= top.switch.vlCount) {
+        issues.push({
+          path: `cc.switch[${i}].vls`,
+          message: `${vl} is not a data VL (switch.vlCount is ${top.switch.vlCount}: 0..${top.switch.vlCount - 1})`,
+        });
+      }
+    }
+    if (part !== undefined) {
+      list.push({
+        ...part,
+        switches: entry.switches,
+        ...(entry.vls === undefined ? {} : { vls: entry.vls }),
+      });
+    }
+  });
+  return list;
+}
+
 function resolveCc(
   top: ScenarioTop | undefined,
   issues: ScenarioIssue[],
@@ -232,8 +285,7 @@ function resolveCc(
       | undefined;
     return params === undefined ? undefined : { plugin: part.plugin, params };
   };
-  const sw =
-    top.cc.switch === undefined ? null : (checkPart(top.cc.switch, ["cc", "switch"]) ?? null);
+  const sw = resolveSwitchCc(top, checkPart, issues, topology);
   const hosts: ResolvedScenario["cc"]["hosts"][number][] = [];
   const seen = new Map<number, number>();
   top.cc.hosts.forEach((group, g) => {

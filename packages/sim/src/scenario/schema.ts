@@ -21,11 +21,34 @@ const hostSet = z
   })
   .describe('"all" or a list of host indices');
 
+const switchSet = z
+  .union([z.literal("all"), z.array(count("a switch index", 0))], {
+    error: 'must be "all" or a list of switch indices',
+  })
+  .describe('"all" or a list of switch indices');
+
+/** One of several switch parts: where it runs and the data VLs whose packets it sees. */
+const switchCcPart = ccPart
+  .extend({
+    switches: switchSet.default("all"),
+    vls: z
+      .array(count("a VL", 0))
+      .optional()
+      .describe("the data VLs whose packets the part sees besides its own lanes (default: all)"),
+  })
+  .strict();
+
 /** The `cc` section: which plugin runs where. */
 export const ccSchema = strictObject({
-  switch: ccPart
+  switch: z
+    .union([ccPart, z.array(switchCcPart).min(1, "must list at least one plugin")], {
+      error:
+        "must be a plugin ({ plugin, params }) or a list of them, each with optional switches and vls",
+    })
     .optional()
-    .describe("the plugin whose switch part (congestion point, queueing) every switch runs"),
+    .describe(
+      "the plugin whose switch part (congestion point, queueing) every switch runs, or a list of plugins run in that order, each on its `switches` and seeing its `vls`",
+    ),
   hosts: z
     .array(ccPart.extend({ hosts: hostSet.default("all") }).strict())
     .default([])

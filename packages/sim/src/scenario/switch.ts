@@ -36,7 +36,7 @@ const buffer = z
         ? `must be "partitioned" or "shared", got ${JSON.stringify((i.input as { model?: unknown } | undefined)?.model)}`
         : undefined,
   })
-  .describe("input buffer memory model (MODEL.md, Input side)");
+  .describe('input buffer memory model (docs/model.md, "Input side")');
 
 const pfc = strictObject(
   {
@@ -46,7 +46,7 @@ const pfc = strictObject(
   "PFC thresholds of a partitioned ingress queue; required with flowControl pfc and a partitioned buffer",
 );
 
-/** The `switch` section: every switch of the fabric uses it (MODEL.md, "Through a switch"). */
+/** The `switch` section: every switch of the fabric uses it (docs/model.md, "Through a switch"). */
 export const switchSchema = strictObject({
   vlCount: count("virtual lanes (InfiniBand) or priorities (PFC) per port", 1, 16).default(
     d.vlCount,
