@@ -14,8 +14,8 @@ export interface LinkOptions {
 
 /**
  * Link defaults of the generic builders (`singleSwitch`, `parkingLot`, `twoLevelFatTree`,
- * generic specs): the benchmark fabric of `shared/bench/README.md` (100 Gb/s, 1 µs). The
- * paper builders use their paper's values instead.
+ * generic specs): the benchmark fabric of `scenarios/bench/uniform256.yaml` (100 Gb/s, 1 µs).
+ * The paper builders use their paper's values instead.
  */
 export const GENERIC_LINK_DEFAULTS = { rateGbps: 100, latencyNs: 1000 } as const;
 

@@ -5,7 +5,7 @@ import { definePattern } from "./pattern.js";
 import { timeNs } from "./time-fields.js";
 import type { TrafficMessage } from "./types.js";
 
-/** Columns a flow trace must have (`../shared/bench/uniform256-flows.csv`). */
+/** Columns a flow trace must have (`scenarios/bench/uniform256-flows.csv`). */
 const REQUIRED = ["src", "dst", "bytes", "startNs"] as const;
 /** Columns a trace may add. */
 const OPTIONAL = ["sl", "group"] as const;

@@ -1,6 +1,5 @@
 /**
- * Replays the shared benchmark workload (the repository's copy,
- * `scenarios/bench/uniform256-flows.csv`, of `shared/bench/uniform256-flows.csv`): 15,980
+ * Replays the uniform256 benchmark workload (`scenarios/bench/uniform256-flows.csv`): 15,980
  * flows of 100,000 B on 256 hosts, Poisson arrivals at 50 % of 100 Gb/s over the first 1 ms.
  */
 import { readFileSync } from "node:fs";

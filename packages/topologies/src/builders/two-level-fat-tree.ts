@@ -41,9 +41,9 @@ export const SRP_FAT_TREE_256 = {
 } as const satisfies TwoLevelFatTreeOptions;
 
 /**
- * The benchmark fabric of shared/bench/README.md: 256 hosts, 16 leaves of 16 hosts, 16 spines,
- * every leaf linked once to every spine; 100 Gb/s and 1 µs; ECMP-like per-flow hashing up,
- * deterministic down.
+ * The benchmark fabric of scenarios/bench/uniform256.yaml: 256 hosts, 16 leaves of 16 hosts,
+ * 16 spines, every leaf linked once to every spine; 100 Gb/s and 1 µs; ECMP-like per-flow
+ * hashing up, deterministic down.
  */
 export const UNIFORM256_LEAF_SPINE = {
   leaves: 16,
@@ -70,10 +70,11 @@ const MAX_SIDE = 4096;
  * A leaf–spine (two-level fat tree, folded Clos) fabric. Leaf `leaf{i}` (level 0) has ports
  * `0 … h−1` for its hosts and `h … h+u−1` up (`h` hosts per leaf, `u` uplinks); spine
  * `spine{j}` (level 1) has `leaves · u / spines` ports, all down. Host `H{x}` sits on leaf
- * `floor(x / h)`, port `x mod h` (the numbering of shared/bench/README.md). Up port `h + j`
- * of leaf `i` goes to spine `j mod spines`, on that spine's port `i · m + floor(j / spines)`
- * (`m = u / spines` parallel cables per leaf–spine pair), so every spine reaches every leaf
- * and any up port is on a shortest path.
+ * `floor(x / h)`, port `x mod h` (the numbering of the benchmark's flows,
+ * scenarios/bench/uniform256-flows.csv). Up port `h + j` of leaf `i` goes to spine
+ * `j mod spines`, on that spine's port `i · m + floor(j / spines)` (`m = u / spines` parallel
+ * cables per leaf–spine pair), so every spine reaches every leaf and any up port is on a
+ * shortest path.
  *
  * Default routing D-mod-k (leaf up port `h + (d mod u)`): each destination has one spine.
  * Presets: `SRP_FAT_TREE_256`, `UNIFORM256_LEAF_SPINE`; Paper IV's fabric is `foldedClos648`.

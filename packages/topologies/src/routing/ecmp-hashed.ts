@@ -8,10 +8,10 @@ import { deterministicDownPort, downPortsToward, treeStructureOf } from "./tree-
  * ECMP-like routing: the candidates are all ports on a shortest path and a hash of the flow id
  * picks one (selection `"flow-hash"`), so a flow keeps its path while flows spread over the
  * equal-cost up ports. On a tree (every switch has a level) a switch with the destination below
- * it keeps only the deterministic down port, as the benchmark fabric asks ("down-path
- * deterministic", shared/bench/README.md); in a fat tree the shortest ports elsewhere are
- * exactly the up ports. Works on any fabric; without levels it is `shortestPath` with
- * flow hashing.
+ * it keeps only the deterministic down port, as the benchmark fabric asks ("deterministic
+ * down", scenarios/bench/uniform256.yaml); in a fat tree the shortest ports elsewhere are
+ * exactly the up ports. Works on any fabric; without levels it is `shortestPath` with flow
+ * hashing.
  */
 export function ecmpHashed(fabric: FabricDescription): Routing {
   const wiring = wiringOf(fabric);

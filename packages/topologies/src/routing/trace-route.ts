@@ -16,9 +16,10 @@ const firstCandidate: CandidateChooser = (candidates) => candidates[0]!;
 /**
  * The switches a packet from host `src` to host `dst` crosses, following `routing` and letting
  * `choose` pick among candidates (the first by default). Useful for the ideal (idle-network)
- * completion time of MODEL.md, which sums per-hop delays, and for path-based tests. Throws a
- * `RangeError` for a host that is not cabled, a dead end, or a route that revisits a switch.
- * Pass `wiringOf(fabric)`, computed once, when tracing many routes.
+ * completion time (docs/model.md, "What is measured"), which sums per-hop delays, and for
+ * path-based tests. Throws a `RangeError` for a host that is not cabled, a dead end, or a
+ * route that revisits a switch. Pass `wiringOf(fabric)`, computed once, when tracing many
+ * routes.
  */
 export function traceRoute(
   wiring: Wiring,
