@@ -1,4 +1,4 @@
-import { resized, type TimePs } from "@cclab/core-des";
+import { type GrowableArray, resized, type TimePs } from "@cclab/core-des";
 
 /**
  * What a packet is. The named kinds cover every scheme in the seeds; a scheme that needs a
@@ -60,16 +60,8 @@ export type PacketId = number;
 /** "No packet", where a packet id is expected (an empty queue's head, the end of a chain). */
 export const NO_PACKET = -1;
 
-/** The typed arrays a scheme column may be (see {@link Packets.column}). */
-export type PacketColumnArray =
-  | Float64Array<ArrayBuffer>
-  | Float32Array<ArrayBuffer>
-  | Int32Array<ArrayBuffer>
-  | Uint32Array<ArrayBuffer>
-  | Int16Array<ArrayBuffer>
-  | Uint16Array<ArrayBuffer>
-  | Int8Array<ArrayBuffer>
-  | Uint8Array<ArrayBuffer>;
+/** The typed arrays a scheme column may be (see {@link Packets.column}): the growable ones. */
+export type PacketColumnArray = GrowableArray;
 
 /**
  * A column of per-packet state a scheme owns (SRP's accumulated queueing time, a BCN frame's
