@@ -192,6 +192,27 @@ describe("cclab", () => {
     }
   });
 
+  it("reruns a result's scenario.resolved.json to the same summary, with and without CC", async () => {
+    for (const [label, document] of [
+      ["no-cc", VALID],
+      ["with-cc", { ...VALID, cc: { switch: { plugin: "infiniband" } } }],
+    ] as const) {
+      const first = join(dir, `rerun-${label}-1`);
+      const again = join(dir, `rerun-${label}-2`);
+      const run = async (file: string, out: string) => {
+        const c = capture();
+        const code = await main(["run", file, "--out", out, "--no-plots", "--quiet"], c.io);
+        expect(c.err).toBe("");
+        return code;
+      };
+      expect(await run(scenarioFile(`rerun-${label}`, document), first)).toBe(EXIT.ok);
+      expect(await run(join(first, "scenario.resolved.json"), again)).toBe(EXIT.ok);
+      expect(readFileSync(join(again, "summary.json"), "utf8")).toBe(
+        readFileSync(join(first, "summary.json"), "utf8"),
+      );
+    }
+  });
+
   it("prints and records the time per event kind with --profile, results unchanged", async () => {
     const file = scenarioFile("profiled", VALID);
     const runs = [];

@@ -51,21 +51,26 @@ export const paramsInput = z.strictObject({
     .enum(Object.keys(PRESETS) as [PresetName, ...PresetName[]])
     .default("paper3-hardware")
     .describe("parameter set the other keys default to"),
+  // null is "not given", as a resolved scenario writes what the other keys decided.
   thresholdWeight: int(
     0,
     15,
     "Threshold 0–15: 0 never marks; 1..15 map to (16 − w)/16 of the input buffer per VL (high = low)",
-  ).optional(),
+  )
+    .nullable()
+    .optional(),
   thresholdHighBytes: z
     .number()
     .int()
     .positive()
+    .nullable()
     .optional()
     .describe("explicit upper threshold, bytes (with thresholdLowBytes: hysteresis, Paper II)"),
   thresholdLowBytes: z
     .number()
     .int()
     .nonnegative()
+    .nullable()
     .optional()
     .describe("explicit lower threshold, bytes: the port leaves the congestion state below it"),
   thresholdMapping: z
@@ -147,8 +152,8 @@ export function cctFromFormula(f: { entries: number; scaleUs: number; divisor: n
 /** The schema a scenario's `params` are validated with: input → fully resolved parameters. */
 export const params = paramsInput
   .superRefine((p, ctx) => {
-    const high = p.thresholdHighBytes;
-    const low = p.thresholdLowBytes;
+    const high = p.thresholdHighBytes ?? undefined;
+    const low = p.thresholdLowBytes ?? undefined;
     if ((high === undefined) !== (low === undefined)) {
       ctx.addIssue({
         code: "custom",
@@ -164,7 +169,7 @@ export const params = paramsInput
           message: `must be ≤ thresholdHighBytes (${high}), got ${low}`,
         });
       }
-      if (p.thresholdWeight !== undefined) {
+      if (p.thresholdWeight != null) {
         ctx.addIssue({
           code: "custom",
           path: ["thresholdWeight"],
@@ -200,7 +205,7 @@ export const params = paramsInput
   })
   .transform((p): IbCcParams => {
     const preset = PRESETS[p.preset];
-    const explicit = p.thresholdHighBytes !== undefined;
+    const explicit = p.thresholdHighBytes != null;
     return {
       preset: p.preset,
       thresholdWeight: explicit ? null : (p.thresholdWeight ?? preset.thresholdWeight),

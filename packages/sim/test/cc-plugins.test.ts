@@ -1,4 +1,6 @@
 import { fileURLToPath } from "node:url";
+import { PRESETS as DCQCN_PRESETS } from "@cclab/cc-dcqcn";
+import { PRESETS as IB_PRESETS } from "@cclab/cc-infiniband";
 import { describe, expect, it } from "vitest";
 import {
   ccPlugins,
@@ -83,3 +85,26 @@ describe("CC plugins from the scenario's plugins list", () => {
     expect((error as ScenarioError).issues[0]).toMatchObject({ path: "plugins[0]" });
   });
 });
+
+describe("built-in plugins' parameters", () => {
+  // A resolved scenario holds each plugin's resolved parameters, and rerunning it must give
+  // them back unchanged: the parameter schema accepts its own output (JSON round trip).
+  it("accept their own resolved parameters, for every preset", () => {
+    for (const name of ["infiniband", "dcqcn"]) {
+      const plugin = ccPlugins().get(name)!;
+      for (const preset of presetNames(name)) {
+        const resolved = plugin.params.parse({ preset });
+        const again = plugin.params.parse(JSON.parse(JSON.stringify(resolved)));
+        expect(again, `${name} ${preset}`).toEqual(resolved);
+      }
+      const explicit =
+        name === "infiniband" ? { thresholdHighBytes: 9000, thresholdLowBytes: 4000 } : {};
+      const resolved = plugin.params.parse(explicit);
+      expect(plugin.params.parse(JSON.parse(JSON.stringify(resolved)))).toEqual(resolved);
+    }
+  });
+});
+
+function presetNames(plugin: string): string[] {
+  return Object.keys(plugin === "infiniband" ? IB_PRESETS : DCQCN_PRESETS);
+}

@@ -225,7 +225,8 @@ function resolveSwitchCc(
   topology: Topology | undefined,
 ): ResolvedScenario["cc"]["switch"] {
   const input = top.cc?.switch;
-  if (input === undefined) return null;
+  // null: no switch plugin, as a resolved scenario writes it.
+  if (input === undefined || input === null) return null;
   if (!Array.isArray(input)) return checkPart(input, ["cc", "switch"]) ?? null;
   const list: SwitchCcAssignment[] = [];
   input.forEach((entry, i) => {

@@ -41,9 +41,9 @@ const switchCcPart = ccPart
 /** The `cc` section: which plugin runs where. */
 export const ccSchema = strictObject({
   switch: z
-    .union([ccPart, z.array(switchCcPart).min(1, "must list at least one plugin")], {
+    .union([z.null(), ccPart, z.array(switchCcPart).min(1, "must list at least one plugin")], {
       error:
-        "must be a plugin ({ plugin, params }) or a list of them, each with optional switches and vls",
+        "must be a plugin ({ plugin, params }), a list of them each with optional switches and vls, or null (none)",
     })
     .optional()
     .describe(
