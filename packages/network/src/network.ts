@@ -422,21 +422,26 @@ export class Network {
         // A receiver that waits for the tail counts a packet one packet-time later.
         cutThroughBytes: Math.min(timing.cutThroughBytes, maxPacketBytes),
       });
+      // The message starts with the field to change (the scenario's path), then the sum.
       let have: number;
       let field: string;
+      let sum: string;
       if (to.kind === "host") {
         have = this.hostConfig.receiveBufferBytes - hostPfc.xoffBytes;
-        field = "host.receiveBufferBytes − hostPfc.xoffBytes";
+        field = "host.receiveBufferBytes";
+        sum = "host.receiveBufferBytes − host.pfc.xoffBytes";
       } else if (buffer.model === "partitioned") {
         have = buffer.bytesPerPortVl - this.switchConfig.pfc!.xoffBytes;
-        field = "switch.buffer.bytesPerPortVl − switch.pfc.xoffBytes";
+        field = "switch.buffer.bytesPerPortVl";
+        sum = "switch.buffer.bytesPerPortVl − switch.pfc.xoffBytes";
       } else {
         have = buffer.headroomBytes;
         field = "switch.buffer.headroomBytes";
+        sum = field;
       }
       if (have < need) {
         throw new RangeError(
-          `PFC headroom too small on the link into ${to.kind} ${to.index}: ${field} = ${have} B, needs ≥ ${need} B (2 × latency × rate + MTU + pause frame + routing delay at ${link.rateGbps} Gb/s, ${link.latencyPs / 1000} ns)`,
+          `${field}: PFC headroom too small on the link into ${to.kind} ${to.index}: ${sum} = ${have} B, needs ≥ ${need} B (2 × latency × rate + MTU + pause frame + routing delay at ${link.rateGbps} Gb/s, ${link.latencyPs / 1000} ns)`,
         );
       }
     }

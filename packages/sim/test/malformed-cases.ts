@@ -210,4 +210,45 @@ export const MALFORMED: readonly MalformedCase[] = [
     path: "traffic[0]",
     says: "flows[0].sl = 2 is not a service level of this fabric (0..1",
   },
+  {
+    what: "a host name the topology does not have",
+    document: withTop({ traffic: [{ pattern: "hotspot", hotspot: "H9", senders: [1, 2] }] }),
+    path: "traffic[0].hotspot",
+    says: '"H9" is not a host of this topology; give a host name (H0, H1, H2, H3) or an index 0..3',
+  },
+  {
+    what: "a host name in a CC host group",
+    document: withTop({ cc: { hosts: [{ plugin: "dcqcn", hosts: ["H1", "H7"] }] } }),
+    path: "cc.hosts[0].hosts[1]",
+    says: '"H7" is not a host of this topology',
+  },
+  {
+    what: "a key a traffic pattern does not have",
+    document: withTop({ traffic: [{ pattern: "hotspot", hotspot: 0, senders: [1], group: "x" }] }),
+    path: "traffic[0]",
+    says: 'unknown key "group"; allowed: hotspot, senders',
+  },
+  {
+    what: "a traffic fraction above 1",
+    document: withTop({ traffic: [{ pattern: "uniform", loadFraction: 2 }] }),
+    path: "traffic[0].loadFraction",
+    says: "must be ≤ 1 (a fraction), got 2",
+  },
+  {
+    what: "a string where a traffic number goes",
+    document: withTop({ traffic: [{ pattern: "uniform", loadFraction: "half" }] }),
+    path: "traffic[0].loadFraction",
+    says: 'must be a number (a fraction), got "half"',
+  },
+  {
+    what: "a host receive buffer too small for PFC headroom",
+    document: withTop({
+      topology: { kind: "single-switch", hosts: 4, rateGbps: 10, latencyNs: 100 },
+      flowControl: "pfc",
+      switch: { pfc: { xoffBytes: 16384, xonBytes: 8192 } },
+      host: { receiveBufferBytes: 20_000, pfc: { xoffBytes: 18_000, xonBytes: 9000 } },
+    }),
+    path: "host.receiveBufferBytes",
+    says: "PFC headroom too small on the link into host",
+  },
 ];

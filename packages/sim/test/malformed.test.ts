@@ -26,6 +26,28 @@ describe("malformed scenarios are rejected before the run, naming the field", ()
     expect(issue!.message).toContain(says);
   });
 
+  it("lists every problem it can find in one run: schema, plugins, run, and the devices' checks", async () => {
+    const error = await validate({
+      name: "broken",
+      topology: { kind: "single-switch", hosts: 4, rateGbps: 10 },
+      switch: { buffer: { model: "partitioned", bytesPerPortVl: 100 } },
+      traffic: [
+        { pattern: "hotspot", hotspot: "H9", senders: [1, 2], group: "x" },
+        { pattern: "uniform", loadFraction: 2 },
+      ],
+      cc: { switch: { plugin: "nope" } },
+      run: { durationUs: 100, warmupUs: 200 },
+    });
+    expect(error!.issues.map((i) => i.path)).toEqual([
+      "traffic[0].hotspot",
+      "traffic[0]",
+      "traffic[1].loadFraction",
+      "cc.switch.plugin",
+      "run.warmupUs",
+      "switch.buffer.bytesPerPortVl",
+    ]);
+  });
+
   it("reports several problems at once", async () => {
     const error = await validate({
       ...VALID,

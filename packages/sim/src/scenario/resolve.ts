@@ -3,9 +3,13 @@ import { resolve as resolvePath } from "node:path";
 import type { Topology } from "@cclab/fabric";
 import { isFinitePattern, TRAFFIC_PATTERNS } from "@cclab/traffic";
 import type { z } from "zod";
+import { buildNetwork } from "../build-network.js";
 import { ccPlugins, loadPluginModules } from "../plugins.js";
 import { TOPOLOGY_KINDS } from "../topologies.js";
+import { issuesFromError } from "./device-errors.js";
 import { joinPath, ScenarioError, type ScenarioIssue } from "./issues.js";
+import { scenarioMessage } from "./messages.js";
+import { metricsSchema } from "./run.js";
 import { type ScenarioTop, scenarioSchema } from "./schema.js";
 
 /** A traffic entry after validation: its pattern's parameters with defaults filled in. */
@@ -54,7 +58,7 @@ function parseWith<S extends z.ZodType>(
   prefix: readonly PropertyKey[],
   issues: ScenarioIssue[],
 ): z.output<S> | undefined {
-  const result = schema.safeParse(value);
+  const result = schema.safeParse(value, { error: scenarioMessage });
   if (result.success) return result.data;
   issues.push(...zodIssues(result.error, prefix));
   return undefined;
@@ -65,21 +69,70 @@ const allowedList = (names: Iterable<string>) => {
   return list.length === 0 ? "none registered" : list.map((n) => `"${n}"`).join(", ");
 };
 
-/** Resolves host names ("H1") to indices in the fields of traffic entries that name hosts. */
+/** The fields of traffic entries and CC host groups that name hosts. */
 const HOST_FIELDS = new Set(["src", "dst", "senders", "hosts", "hotspot", "hotspots", "receivers"]);
 
-function resolveHostNames(value: unknown, topology: Topology, key?: string): unknown {
-  if (Array.isArray(value)) return value.map((v) => resolveHostNames(v, topology, key));
-  if (typeof value === "string" && key !== undefined && HOST_FIELDS.has(key)) {
-    const index = topology.fabric.hosts.findIndex((h) => h.name === value);
-    return index >= 0 ? index : value;
+/**
+ * `value` with host names ("H1") turned into host indices wherever a field names hosts; a name
+ * the topology does not have is an issue at its path (and stays, so the schema says nothing
+ * more of it: see `withoutPaths`).
+ */
+function resolveHostNames(
+  value: unknown,
+  topology: Topology,
+  path: readonly PropertyKey[],
+  issues: ScenarioIssue[],
+  key?: string,
+): unknown {
+  if (Array.isArray(value)) {
+    return value.map((v, i) => resolveHostNames(v, topology, [...path, i], issues, key));
+  }
+  if (typeof value === "string" && key !== undefined && HOST_FIELDS.has(key) && value !== "all") {
+    const hosts = topology.fabric.hosts;
+    const index = hosts.findIndex((h) => h.name === value);
+    if (index >= 0) return index;
+    const names =
+      hosts.length <= 6
+        ? hosts.map((h) => h.name).join(", ")
+        : `${hosts[0]!.name} … ${hosts.at(-1)!.name}`;
+    issues.push({
+      path: joinPath(path),
+      message: `"${value}" is not a host of this topology; give a host name (${names}) or an index 0..${hosts.length - 1}`,
+    });
+    return value;
   }
   if (typeof value === "object" && value !== null) {
     return Object.fromEntries(
-      Object.entries(value).map(([k, v]) => [k, resolveHostNames(v, topology, k)]),
+      Object.entries(value).map(([k, v]) => [
+        k,
+        resolveHostNames(v, topology, [...path, k], issues, k),
+      ]),
     );
   }
   return value;
+}
+
+// Issues at the given paths (or below them) left out: a host name already reported.
+function withoutPaths(found: ScenarioIssue[], paths: ReadonlySet<string>): ScenarioIssue[] {
+  return found.filter(
+    (i) =>
+      ![...paths].some(
+        (p) => i.path === p || i.path.startsWith(`${p}.`) || i.path.startsWith(`${p}[`),
+      ),
+  );
+}
+
+/**
+ * Each top-level section of a scenario that parses on its own, with its defaults: when the whole
+ * file does not parse, the checks that need one section still run on the sections that do.
+ */
+function parseSections(input: Record<string, unknown>): Partial<ScenarioTop> {
+  const sections: Record<string, unknown> = {};
+  for (const [key, schema] of Object.entries(scenarioSchema.shape)) {
+    const result = (schema as z.ZodType).safeParse(input[key]);
+    if (result.success) sections[key] = result.data;
+  }
+  return sections as Partial<ScenarioTop>;
 }
 
 /** Options of {@link resolveScenario}. */
@@ -105,47 +158,125 @@ export async function resolveScenario(
       ? undefined
       : (path: string) => readFileSync(resolvePath(baseDir, path), "utf8");
   const issues: ScenarioIssue[] = [];
-  const top = parseWith(scenarioSchema, input, [], issues);
-  // Step one failed somewhere: still check the parts that parsed, so the user sees as many
-  // problems as possible at once.
   const raw = (typeof input === "object" && input !== null ? input : {}) as Record<string, unknown>;
-  const plugins = top?.plugins ?? [];
-  issues.push(...(await loadPluginModules(plugins)));
-
-  let topology: Topology | undefined;
-  let topologyResolved: ResolvedScenario["topology"] | undefined;
-  const topoInput = (top?.topology ?? raw.topology) as Record<string, unknown> | undefined;
-  if (
-    topoInput !== undefined &&
-    typeof topoInput === "object" &&
-    typeof topoInput.kind === "string"
-  ) {
-    const { kind, ...params } = topoInput;
-    const k = Object.hasOwn(TOPOLOGY_KINDS, kind as string)
-      ? TOPOLOGY_KINDS[kind as string]
-      : undefined;
-    if (k === undefined) {
-      issues.push({
-        path: "topology.kind",
-        message: `unknown topology "${String(kind)}"; allowed: ${allowedList(Object.keys(TOPOLOGY_KINDS))}`,
-      });
-    } else {
-      const p = parseWith(k.params, params, ["topology"], issues);
-      if (p !== undefined) {
-        try {
-          topology = k.build(p);
-          topologyResolved = { kind: kind as string, ...(p as Record<string, unknown>) };
-        } catch (error) {
-          issues.push({ path: "topology", message: (error as Error).message });
-        }
-      }
+  // Every check runs on what it needs, so one run of `validate` lists every problem it can find:
+  // the topology first (host names in the rest refer to it), then the whole file, then each part.
+  const { topology, topologyResolved } = resolveTopology(raw.topology, issues);
+  const named = { ...raw };
+  const nameIssues: ScenarioIssue[] = [];
+  if (topology !== undefined) {
+    if (Array.isArray(raw.traffic)) {
+      named.traffic = resolveHostNames(raw.traffic, topology, ["traffic"], nameIssues);
+    }
+    const cc = raw.cc as { hosts?: unknown } | undefined;
+    if (typeof cc === "object" && cc !== null && Array.isArray(cc.hosts)) {
+      named.cc = {
+        ...cc,
+        hosts: resolveHostNames(cc.hosts, topology, ["cc", "hosts"], nameIssues),
+      };
     }
   }
+  const topIssues: ScenarioIssue[] = [];
+  const top = parseWith(scenarioSchema, typeof input === "object" ? named : input, [], topIssues);
+  // The topology has been checked on its own, against its kind's parameters.
+  const reported = new Set([...nameIssues.map((i) => i.path), "topology"]);
+  issues.push(...nameIssues, ...withoutPaths(topIssues, reported));
+  const sections: Partial<ScenarioTop> = top ?? parseSections(named);
+  issues.push(...(await loadPluginModules(sections.plugins ?? [])));
 
+  const traffic = resolveTraffic(named.traffic, sections, topology, readFile, issues, reported);
+  const before = issues.length;
+  const cc = resolveCc(sections, issues, topology);
+  const ccChecked = issues.length === before;
+  const run = sections.run;
+  if (run !== undefined && run.durationUs === undefined && !run.untilComplete) {
+    issues.push({
+      path: "run",
+      message: "give run.durationUs (µs), or run.untilComplete: true for finite traffic",
+    });
+  }
+  if (run?.durationUs !== undefined && run.warmupUs >= run.durationUs) {
+    issues.push({
+      path: "run.warmupUs",
+      message: `must be shorter than run.durationUs (${run.durationUs} µs), got ${run.warmupUs}`,
+    });
+  }
+  if (issues.length > 0 || top === undefined || topology === undefined || !topologyResolved) {
+    if (issues.length === 0) issues.push({ path: "topology", message: "is required" });
+    // The devices' own checks (buffers, PFC headroom, routing) need only the fabric's parts:
+    // when those parsed, they run too, so their problems are listed with the others.
+    if (topology !== undefined && topologyResolved !== undefined) {
+      // A CC section with problems of its own is left out of the devices' check.
+      const none = { switch: null, hosts: [] };
+      issues.push(...deviceIssues(sections, topology, topologyResolved, ccChecked ? cc : none));
+    }
+    throw new ScenarioError(issues);
+  }
+  return {
+    scenario: { ...top, topology: topologyResolved, traffic, cc },
+    topology,
+  };
+}
+
+// The topology of `value` (`kind` plus its builder's parameters), built.
+function resolveTopology(
+  value: unknown,
+  issues: ScenarioIssue[],
+): { topology?: Topology; topologyResolved?: ResolvedScenario["topology"] } {
+  if (value === undefined) {
+    issues.push({
+      path: "topology",
+      message: 'is required: { kind: <a topology>, … } (see "cclab list topologies")',
+    });
+    return {};
+  }
+  if (
+    typeof value !== "object" ||
+    value === null ||
+    typeof (value as { kind?: unknown }).kind !== "string"
+  ) {
+    issues.push({
+      path: "topology.kind",
+      message: `must name a topology; allowed: ${allowedList(Object.keys(TOPOLOGY_KINDS))}`,
+    });
+    return {};
+  }
+  const { kind, ...params } = value as Record<string, unknown>;
+  const k = Object.hasOwn(TOPOLOGY_KINDS, kind as string)
+    ? TOPOLOGY_KINDS[kind as string]
+    : undefined;
+  if (k === undefined) {
+    issues.push({
+      path: "topology.kind",
+      message: `unknown topology "${String(kind)}"; allowed: ${allowedList(Object.keys(TOPOLOGY_KINDS))}`,
+    });
+    return {};
+  }
+  const p = parseWith(k.params, params, ["topology"], issues);
+  if (p === undefined) return {};
+  try {
+    return {
+      topology: k.build(p),
+      topologyResolved: { kind: kind as string, ...(p as Record<string, unknown>) },
+    };
+  } catch (error) {
+    issues.push({ path: "topology", message: (error as Error).message });
+    return {};
+  }
+}
+
+// Each traffic entry against its pattern's schema and checks.
+function resolveTraffic(
+  value: unknown,
+  sections: Partial<ScenarioTop>,
+  topology: Topology | undefined,
+  readFile: ((path: string) => string) | undefined,
+  issues: ScenarioIssue[],
+  reported: ReadonlySet<string>,
+): TrafficEntry[] {
   const traffic: TrafficEntry[] = [];
-  const trafficInput = (top?.traffic ??
-    (Array.isArray(raw.traffic) ? raw.traffic : [])) as unknown[];
-  trafficInput.forEach((entry, i) => {
+  const entries = Array.isArray(value) ? (value as unknown[]) : [];
+  entries.forEach((entry, i) => {
     if (typeof entry !== "object" || entry === null) return;
     const { pattern, ...rest } = entry as Record<string, unknown>;
     if (typeof pattern !== "string") return;
@@ -157,22 +288,23 @@ export async function resolveScenario(
       });
       return;
     }
-    const named = topology === undefined ? rest : resolveHostNames(rest, topology);
-    const params = parseWith(p.params, named, ["traffic", i], issues) as
+    const entryIssues: ScenarioIssue[] = [];
+    const params = parseWith(p.params, rest, ["traffic", i], entryIssues) as
       | Record<string, unknown>
       | undefined;
+    issues.push(...withoutPaths(entryIssues, reported));
     if (params === undefined) return;
     if (topology !== undefined) {
       const ctx = {
         hostCount: topology.fabric.hosts.length,
-        ...(top === undefined ? {} : { slCount: top.switch.vlCount }),
+        ...(sections.switch === undefined ? {} : { slCount: sections.switch.vlCount }),
         ...(readFile === undefined ? {} : { readFile }),
       };
       for (const message of p.check(params as never, ctx)) {
         issues.push({ path: `traffic[${i}]`, message });
       }
     }
-    if (top?.run.untilComplete === true && !isFinitePattern(p, params as never)) {
+    if (sections.run?.untilComplete === true && !isFinitePattern(p, params as never)) {
       issues.push({
         path: `traffic[${i}]`,
         message: `pattern "${pattern}" with these parameters never ends, so run.untilComplete cannot be used; set run.durationUs instead (or give the pattern a stop)`,
@@ -180,43 +312,46 @@ export async function resolveScenario(
     }
     traffic.push({ pattern, ...params });
   });
+  return traffic;
+}
 
-  const cc = resolveCc(top, issues, topology);
-  if (top !== undefined && top.run.durationUs === undefined && !top.run.untilComplete) {
-    issues.push({
-      path: "run",
-      message: "give run.durationUs (µs), or run.untilComplete: true for finite traffic",
-    });
+// The devices' checks of a scenario that has other problems, when its fabric parts parsed.
+function deviceIssues(
+  sections: Partial<ScenarioTop>,
+  topology: Topology,
+  topologyResolved: ResolvedScenario["topology"],
+  cc: ResolvedScenario["cc"],
+): ScenarioIssue[] {
+  const { switch: sw, host, flowControl, seed } = sections;
+  if (sw === undefined || host === undefined || flowControl === undefined) return [];
+  const metrics = sections.metrics ?? metricsSchema.parse({});
+  const scenario = {
+    name: "check",
+    description: "",
+    seed: seed ?? 1,
+    plugins: [],
+    topology: topologyResolved,
+    flowControl,
+    switch: sw,
+    host,
+    cc,
+    traffic: [],
+    run: { untilComplete: true, warmupUs: 0 },
+    metrics,
+  } as unknown as ResolvedScenario;
+  try {
+    buildNetwork({ scenario, topology });
+    return [];
+  } catch (error) {
+    if (error instanceof RangeError || error instanceof TypeError) return issuesFromError(error);
+    throw error;
   }
-  if (
-    top !== undefined &&
-    top.run.durationUs !== undefined &&
-    top.run.warmupUs >= top.run.durationUs
-  ) {
-    issues.push({
-      path: "run.warmupUs",
-      message: `must be shorter than run.durationUs (${top.run.durationUs} µs), got ${top.run.warmupUs}`,
-    });
-  }
-  if (
-    issues.length > 0 ||
-    top === undefined ||
-    topology === undefined ||
-    topologyResolved === undefined
-  ) {
-    if (issues.length === 0) issues.push({ path: "topology", message: "is required" });
-    throw new ScenarioError(issues);
-  }
-  return {
-    scenario: { ...top, topology: topologyResolved, traffic, cc },
-    topology,
-  };
 }
 
 // `cc.switch`: one plugin for every switch, or a list run in order, each on its switches and
 // seeing its VLs.
 function resolveSwitchCc(
-  top: ScenarioTop,
+  top: Partial<ScenarioTop>,
   checkPart: (
     part: { plugin: string; params: Record<string, unknown> },
     path: PropertyKey[],
@@ -243,10 +378,11 @@ function resolveSwitchCc(
       }
     }
     for (const vl of entry.vls ?? []) {
-      if (vl >= top.switch.vlCount) {
+      const vlCount = top.switch?.vlCount;
+      if (vlCount !== undefined && vl >= vlCount) {
         issues.push({
           path: `cc.switch[${i}].vls`,
-          message: `${vl} is not a data VL (switch.vlCount is ${top.switch.vlCount}: 0..${top.switch.vlCount - 1})`,
+          message: `${vl} is not a data VL (switch.vlCount is ${vlCount}: 0..${vlCount - 1})`,
         });
       }
     }
@@ -262,12 +398,12 @@ function resolveSwitchCc(
 }
 
 function resolveCc(
-  top: ScenarioTop | undefined,
+  top: Partial<ScenarioTop>,
   issues: ScenarioIssue[],
   topology: Topology | undefined,
 ): ResolvedScenario["cc"] {
   const none = { switch: null, hosts: [] };
-  if (top?.cc === undefined) return none;
+  if (top.cc === undefined) return none;
   const registry = ccPlugins();
   const checkPart = (
     part: { plugin: string; params: Record<string, unknown> },
