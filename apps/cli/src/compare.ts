@@ -1,6 +1,12 @@
 import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { compareRuns, comparisonCsv, comparisonRows, writeFigures } from "@cclab/plot";
+import {
+  compareRuns,
+  comparisonCsv,
+  comparisonRows,
+  differencesWarning,
+  writeFigures,
+} from "@cclab/plot";
 import { table } from "@cclab/sim";
 import { EXIT, type Io, UsageError } from "./errors.js";
 import { checkOutDir } from "./out-dir.js";
@@ -31,9 +37,11 @@ export async function compare(
   checkOutDir(out, "compare");
   mkdirSync(out, { recursive: true });
   writeFileSync(join(out, "compare.csv"), comparisonCsv(comparison));
+  const warning = differencesWarning(comparison);
+  if (warning !== "") io.stderr.write(`${warning}\n`);
   writeFileSync(
     join(out, "compare.txt"),
-    `${text}\nruns:\n${comparison.runs.map((r) => `  ${r.label}: ${r.dir} (${r.scenario}, seed ${r.seed})`).join("\n")}\n`,
+    `${warning === "" ? "" : `${warning}\n\n`}${text}\nruns:\n${comparison.runs.map((r) => `  ${r.label}: ${r.dir} (${r.scenario}, seed ${r.seed})`).join("\n")}\n`,
   );
   rmSync(join(out, "plots"), { recursive: true, force: true });
   const plots = await writeFigures(join(out, "plots"), comparison.figures);

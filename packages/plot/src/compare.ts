@@ -4,6 +4,7 @@ import type { Summary } from "@cclab/sim";
 import { column, readTable } from "./csv.js";
 import { type Figure, type LinePoint, lineFigure, timeAxisFor } from "./figure.js";
 import { cdfPoints } from "./run-figures.js";
+import { type ScenarioDifference, scenarioDifferences } from "./scenario-diff.js";
 import { treatmentVariation } from "./treatment-variation.js";
 
 /** One run in a comparison: its label and what it saved. */
@@ -42,6 +43,11 @@ export interface ComparedRun {
 
 export interface Comparison {
   readonly runs: readonly ComparedRun[];
+  /**
+   * Fields in which the runs' resolved scenarios differ beyond their CC (duration, warm-up,
+   * traffic, topology, ...): empty for a like-for-like comparison.
+   */
+  readonly differences: readonly ScenarioDifference[];
   /** Group names in first-appearance order over the runs. */
   readonly groups: readonly string[];
   readonly figures: readonly Figure[];
@@ -53,6 +59,12 @@ function loadRun(dir: string, label: string): Run {
     throw new Error(`${dir}: no summary.json (not a finished cclab run)`);
   }
   return { label, dir, summary: JSON.parse(readFileSync(file, "utf8")) as Summary };
+}
+
+// A run's resolved scenario (an empty object for a result folder without one).
+function resolvedScenario(dir: string): unknown {
+  const file = join(dir, "scenario.resolved.json");
+  return existsSync(file) ? JSON.parse(readFileSync(file, "utf8")) : {};
 }
 
 /** Labels: each directory's name, or its path where names repeat. */
@@ -134,6 +146,7 @@ export function compareRuns(dirs: readonly string[]): Comparison {
   });
   return {
     runs: rows,
+    differences: scenarioDifferences(dirs.map((d) => resolvedScenario(d))),
     groups,
     figures: [...throughputFigures(runs, groups, series), ...fctFigures(runs)],
   };
@@ -256,6 +269,25 @@ export function comparisonRows(c: Comparison): { header: string[]; rows: string[
 }
 
 /** `compare.csv`: the rows with machine-friendly column names. */
+/**
+ * A warning naming the fields in which the runs' scenarios differ beyond their CC (empty
+ * string when they do not): what else the table compares. At most `max` fields are listed.
+ */
+export function differencesWarning(c: Comparison, max = 12): string {
+  const d = c.differences;
+  if (d.length === 0) return "";
+  const labels = c.runs.map((r) => r.label);
+  const lines = d
+    .slice(0, max)
+    .map((x) => `  ${x.path}: ${x.values.map((v, i) => `${labels[i]} ${v}`).join(", ")}`);
+  const more = d.length > max ? [`  … and ${d.length - max} more fields`] : [];
+  return [
+    `warning: these runs differ in more than their CC (${d.length} field${d.length === 1 ? "" : "s"} of scenario.resolved.json); the table compares those differences too:`,
+    ...lines,
+    ...more,
+  ].join("\n");
+}
+
 export function comparisonCsv(c: Comparison): string {
   const { header, rows } = comparisonRows(c);
   const names = header.map((h) =>

@@ -4,6 +4,7 @@ export {
   compareRuns,
   comparisonCsv,
   comparisonRows,
+  differencesWarning,
   type GroupFigures,
 } from "./compare.js";
 export { parseTable, readTable, type Table } from "./csv.js";
@@ -26,4 +27,5 @@ export {
   runFigures,
   variableTitle,
 } from "./run-figures.js";
+export { type ScenarioDifference, scenarioDifferences } from "./scenario-diff.js";
 export { spreadVariance, treatmentVariation } from "./treatment-variation.js";

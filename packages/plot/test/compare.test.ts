@@ -6,6 +6,7 @@ import {
   compareRuns,
   comparisonCsv,
   comparisonRows,
+  differencesWarning,
   spreadVariance,
   treatmentVariation,
 } from "../src/index.js";
@@ -128,5 +129,59 @@ describe("compareRuns", () => {
     const again = run("cc", summary(1, [], 0));
     expect(compareRuns([cc, again]).runs.map((r) => r.label)).toEqual([cc, again]);
     expect(readFileSync(join(again, "summary.json"), "utf8")).toContain('"scenario":"s"');
+  });
+});
+
+describe("runs whose scenarios differ beyond their CC", () => {
+  const scenario = (patch: object) => ({
+    name: "x",
+    description: "",
+    seed: 1,
+    topology: { kind: "single-switch", hosts: 4 },
+    traffic: [{ pattern: "uniform", loadFraction: 0.5 }],
+    run: { durationUs: 500, warmupUs: 100, untilComplete: false },
+    cc: { switch: null, hosts: [] },
+    ...patch,
+  });
+  const runWith = (name: string, resolved: object) => {
+    const dir = join(scratchDir("cclab-compare-diff-"), name);
+    mkdirSync(dir);
+    writeFileSync(join(dir, "summary.json"), JSON.stringify(summary(10, [], 0)));
+    writeFileSync(join(dir, "scenario.resolved.json"), JSON.stringify(resolved));
+    return dir;
+  };
+
+  it("names every other field that differs, not the CC or the name", () => {
+    const a = runWith("a", scenario({ name: "a" }));
+    const b = runWith(
+      "b",
+      scenario({
+        name: "b",
+        cc: { switch: { plugin: "infiniband", params: {} }, hosts: [] },
+        run: { durationUs: 900, warmupUs: 100, untilComplete: false },
+        traffic: [{ pattern: "uniform", loadFraction: 0.8 }],
+      }),
+    );
+    const c = compareRuns([a, b]);
+    expect(c.differences).toEqual([
+      { path: "run.durationUs", values: ["500", "900"] },
+      { path: "traffic[0].loadFraction", values: ["0.5", "0.8"] },
+    ]);
+    expect(differencesWarning(c)).toBe(
+      [
+        "warning: these runs differ in more than their CC (2 fields of scenario.resolved.json); the table compares those differences too:",
+        "  run.durationUs: a 500, b 900",
+        "  traffic[0].loadFraction: a 0.5, b 0.8",
+      ].join("\n"),
+    );
+  });
+
+  it("says nothing for runs that differ only in their CC", () => {
+    const a = runWith("a", scenario({}));
+    const b = runWith(
+      "b",
+      scenario({ cc: { switch: { plugin: "dcqcn", params: {} }, hosts: [] } }),
+    );
+    expect(differencesWarning(compareRuns([a, b]))).toBe("");
   });
 });
