@@ -107,7 +107,7 @@ Runs every point of a sweep: a base scenario with fields set on every point, axe
     cc.switch.params.markingRate: [0, 1, 3, 10, 15]                     # a list
     # or { from: 0, to: 20, step: 5 }: arithmetic, both ends included
   seeds: [1, 2]                          # or { count: 3, from: 1 }; default: the base's seed
-  columns: [flows.0.meanGbps]            # extra summary.json paths for the table
+  columns: [flows.0.windowGbps]          # extra summary.json paths for the table
   plot: { metrics: [groups.victim.meanGbps] }   # default: every group's meanGbps, total Gb/s
   keepSeries: false                      # true keeps each point's CSV series
 

@@ -31,7 +31,7 @@ export function scenarioDifferences(scenarios: readonly unknown[]): ScenarioDiff
 function flatten(value: unknown, path = "", out = new Map<string, string>()): Map<string, string> {
   if (Array.isArray(value)) {
     if (value.length === 0) out.set(path, "[]");
-    value.forEach((v, i) => flatten(v, `${path}[${i}]`, out));
+    for (const [i, v] of value.entries()) flatten(v, `${path}[${i}]`, out);
   } else if (typeof value === "object" && value !== null) {
     const entries = Object.entries(value);
     if (entries.length === 0) out.set(path, "{}");

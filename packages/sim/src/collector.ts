@@ -393,12 +393,16 @@ export class Collector {
     });
   }
 
-  /** Mean throughput of a flow over its active time inside [warm-up, endPs], Gb/s. */
-  meanGbps(flow: FlowRecord, endPs: TimePs): number {
-    if (flow.lastDeliveryPs < 0) return 0;
-    const from = Math.max(flow.firstInjectionPs, this.warmupPs);
-    const to = Math.min(flow.lastDeliveryPs, endPs);
-    return to > from ? (flow.windowBytes * 8000) / (to - from) : 0;
+  /**
+   * A flow's throughput over the measurement window [warm-up, endPs]: the payload it delivered
+   * in the window × 8 / the window's length, Gb/s (docs/model.md, "What is measured"). The
+   * flows through a link can carry no more than the link does, and the flows' figures add up to
+   * the window total. A rate over a flow's own active time could not promise either: a flow
+   * whose first packet in the window arrives just after the warm-up looks faster than any link.
+   */
+  windowGbps(flow: FlowRecord, endPs: TimePs): number {
+    const windowPs = endPs - Math.min(this.warmupPs, endPs);
+    return windowPs > 0 ? (flow.windowBytes * 8000) / windowPs : 0;
   }
 }
 

@@ -26,7 +26,7 @@ export function buildSummary(inputs: SummaryInputs): Summary {
   const warmupPs = Math.min(collector.warmupPs, endPs);
   const hostName = (h: number) => network.topology.fabric.hosts[h]!.name;
   const flows = [...collector.flows].sort((a, b) => a.id - b.id);
-  const rates = flows.map((f) => round(collector.meanGbps(f, endPs)));
+  const rates = flows.map((f) => round(collector.windowGbps(f, endPs)));
   const flowRows = scenario.metrics.flowTable ? flowTable(collector, flows, rates, hostName) : [];
   const groups = groupRows(flows, rates);
 
@@ -47,7 +47,7 @@ export function buildSummary(inputs: SummaryInputs): Summary {
   const windowPs = endPs - warmupPs;
 
   return {
-    schemaVersion: 1,
+    schemaVersion: 2,
     scenario: scenario.name,
     seed: scenario.seed,
     status,
@@ -109,7 +109,7 @@ function flowTable(
     completedMessages: f.completedMessages,
     offeredBytes: f.offeredBytes,
     deliveredBytes: f.deliveredBytes,
-    meanGbps: rates[i]!,
+    windowGbps: rates[i]!,
     firstInjectionUs: f.lastDeliveryPs < 0 ? null : round(f.firstInjectionPs * PS_TO_US),
     lastDeliveryUs: f.lastDeliveryPs < 0 ? null : round(f.lastDeliveryPs * PS_TO_US),
     mctUs: f.mctPercentiles(PS_TO_US),

@@ -25,10 +25,10 @@ const flowSchema = z
     completedMessages: z.number().int().describe("messages delivered completely"),
     offeredBytes: z.number().describe("payload bytes offered, B"),
     deliveredBytes: z.number().describe("payload bytes delivered, B (whole run)"),
-    meanGbps: z
+    windowGbps: z
       .number()
       .describe(
-        "payload throughput over the flow's active time within the window (first injection or warm-up end, to last delivery or run end), Gb/s",
+        "payload the flow delivered in the measurement window × 8 / the window's length, Gb/s: the flows through a link sum to no more than its rate, and all flows sum to totals.windowGbps",
       ),
     firstInjectionUs: z.number().nullable().describe("first packet injection, µs"),
     lastDeliveryUs: z.number().nullable().describe("last packet delivery, µs"),
@@ -48,10 +48,10 @@ const groupSchema = z
     name: z.string(),
     flows: z.number().int(),
     deliveredBytes: z.number(),
-    meanGbps: z.number().describe("mean of the flows' meanGbps"),
-    minGbps: z.number(),
-    maxGbps: z.number(),
-    jainIndex: z.number().nullable().describe("Jain's fairness index over the flows' meanGbps"),
+    meanGbps: z.number().describe("mean of the flows' windowGbps, Gb/s"),
+    minGbps: z.number().describe("lowest of the flows' windowGbps, Gb/s"),
+    maxGbps: z.number().describe("highest of the flows' windowGbps, Gb/s"),
+    jainIndex: z.number().nullable().describe("Jain's fairness index over the flows' windowGbps"),
   })
   .strict();
 
@@ -76,7 +76,11 @@ const portSchema = z
  */
 export const summarySchema = z
   .object({
-    schemaVersion: z.literal(1),
+    schemaVersion: z
+      .literal(2)
+      .describe(
+        "2: a flow's throughput is windowGbps, over the measurement window (1: meanGbps, over its active time)",
+      ),
     scenario: z.string().describe("scenario name"),
     seed: z.number().int(),
     status: z

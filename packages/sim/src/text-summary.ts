@@ -30,12 +30,15 @@ export function flowTable(summary: Summary, limit = 20): string[] {
     .map((f) => [
       `${f.srcName}→${f.dstName}`,
       f.group,
-      fmt(f.meanGbps),
+      fmt(f.windowGbps),
       `${f.completedMessages}/${f.messages}`,
       f.mctUs === null ? "-" : fmt(f.mctUs.p50, 2),
       f.mctUs === null ? "-" : fmt(f.mctUs.p99, 2),
     ]);
-  const out = table(["flow", "group", "mean Gb/s", "msgs done", "MCT p50 µs", "MCT p99 µs"], rows);
+  const out = table(
+    ["flow", "group", "window Gb/s", "msgs done", "MCT p50 µs", "MCT p99 µs"],
+    rows,
+  );
   if (summary.flows.length > limit)
     out.push(`… ${summary.flows.length - limit} more flows in summary.json`);
   return out;
@@ -71,7 +74,7 @@ export function textSummary(summary: Summary, run?: RunInfo): string {
   lines.push(
     "",
     ...table(
-      ["group", "flows", "mean Gb/s", "min", "max", "Jain"],
+      ["group", "flows", "mean window Gb/s", "min", "max", "Jain"],
       summary.groups.map((g) => [
         g.name,
         String(g.flows),

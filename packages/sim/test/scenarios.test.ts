@@ -57,7 +57,7 @@ describe("gran-thesis/parking-lot-no-cc.yaml", async () => {
 
 describe("srp/fig1-no-cc.yaml", async () => {
   const result = await runShipped("srp/fig1-no-cc.yaml");
-  const rate = (src: string) => result.summary.flows.find((f) => f.srcName === src)!.meanGbps;
+  const rate = (src: string) => result.summary.flows.find((f) => f.srcName === src)!.windowGbps;
 
   it("keeps L2 (to D1) fully used", () => {
     const toD1 = ["S1", "S2", "S3", "S4", "S5"].reduce((sum, s) => sum + rate(s), 0);
@@ -81,8 +81,8 @@ describe("srp/fig1-no-cc.yaml", async () => {
 describe("trees/many-to-one-4ary3.yaml (at 12 of 30 ms)", async () => {
   const result = await runShipped("trees/many-to-one-4ary3.yaml", ["run.durationUs=12000"]);
   const flows = result.summary.flows;
-  const total = flows.reduce((s, f) => s + f.meanGbps, 0);
-  const share = (src: number) => flows.find((f) => f.src === src)!.meanGbps / total;
+  const total = flows.reduce((s, f) => s + f.windowGbps, 0);
+  const share = (src: number) => flows.find((f) => f.src === src)!.windowGbps / total;
 
   it("keeps the destination link busy", () => {
     expect(total).toBeGreaterThan(0.97 * 40 * (2048 / 2074));
