@@ -13,7 +13,7 @@ import { EXIT, type Io, UsageError } from "./errors.js";
 import { LIST_SECTIONS, type ListSection, listText } from "./list.js";
 import { plot } from "./plot.js";
 import { reproduce } from "./reproduce.js";
-import { runOrValidate } from "./run.js";
+import { DEFAULT_PROGRESS_SECONDS, runOrValidate } from "./run.js";
 import { sweep, worker } from "./sweep.js";
 
 export { EXIT, type Io } from "./errors.js";
@@ -22,7 +22,7 @@ const HELP = `cclab: simulate lossless fabrics (InfiniBand credits, Ethernet PFC
 
 Usage:
   cclab run <scenario.yaml> [--out DIR] [--seed N] [--set path=value ...] [--quiet] [--no-plots]
-            [--profile]
+            [--profile] [--progress-seconds S]
   cclab validate <scenario.yaml> [--seed N] [--set path=value ...]
   cclab plot <result-dir> [--series NAME ...]
   cclab compare <result-dir> <result-dir> ... [--out DIR]
@@ -51,7 +51,11 @@ Options:
   --seed N           override the scenario's seed
   --set path=value   override a field, e.g. --set run.durationUs=500 --set traffic[0].loadFraction=0.8
                      (repeatable; the value is read as YAML)
-  --quiet            no progress line (also off when stderr is not a terminal)
+  --quiet            no progress. On a terminal one line is redrawn in place; when stderr is
+                     not a terminal (a log file, a batch job) a plain line is written every
+                     few seconds: simulated time, share done, events/s, elapsed time and ETA
+  --progress-seconds S
+                     seconds between those plain lines (default ${DEFAULT_PROGRESS_SECONDS})
   --no-plots         skip the figures (cclab plot draws them later from the saved CSVs)
   --profile          time the event handlers by kind (one event in ${PROFILE_SAMPLE_EVERY} of each kind) and print
                      each kind's events, share of the handlers' time and µs per event; also
@@ -249,6 +253,7 @@ const OPTIONS = {
   quiet: { type: "boolean" },
   "no-plots": { type: "boolean" },
   profile: { type: "boolean" },
+  "progress-seconds": { type: "string" },
   series: { type: "string", multiple: true },
   threads: { type: "string" },
   redis: { type: "string" },
@@ -264,7 +269,7 @@ type Command = keyof typeof COMMAND_HELP;
 
 /** The options each command takes (parseArgs parses them all; the others are rejected). */
 const COMMAND_OPTIONS: Record<Command, readonly string[]> = {
-  run: ["out", "seed", "set", "quiet", "no-plots", "profile"],
+  run: ["out", "seed", "set", "quiet", "no-plots", "profile", "progress-seconds"],
   validate: ["seed", "set"],
   plot: ["series"],
   compare: ["out"],

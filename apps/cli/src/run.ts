@@ -24,6 +24,21 @@ export interface RunValues {
   quiet?: boolean;
   "no-plots"?: boolean;
   profile?: boolean;
+  "progress-seconds"?: string;
+}
+
+/** Seconds between plain progress lines when stderr is not a terminal (batch logs). */
+export const DEFAULT_PROGRESS_SECONDS = 5;
+
+function parseProgressSeconds(text: string | undefined): number {
+  if (text === undefined) return DEFAULT_PROGRESS_SECONDS;
+  const seconds = Number(text);
+  if (!Number.isFinite(seconds) || seconds <= 0) {
+    throw new UsageError(
+      `cclab run: --progress-seconds must be a number of seconds above 0, got "${text}"`,
+    );
+  }
+  return seconds;
 }
 
 export function parseSeed(text: string | undefined, command: string): number | undefined {
@@ -64,7 +79,11 @@ export async function runOrValidate(
   const out = values.out ?? join("results", resolved.scenario.name);
   checkOutDir(out, command);
   let started = false;
+  const progressSeconds = parseProgressSeconds(values["progress-seconds"]);
+  // A terminal gets one line redrawn in place; a log (stderr not a terminal) a plain line
+  // every few seconds, which `tail -f` and batch systems show as they come.
   const showProgress = values.quiet !== true && io.stderr.isTTY === true;
+  const logProgress = values.quiet !== true && io.stderr.isTTY !== true;
   const controller = new AbortController();
   const onSigint = () => controller.abort();
   process.once("SIGINT", onSigint);
@@ -79,6 +98,12 @@ export async function runOrValidate(
       },
       ...(showProgress
         ? { onProgress: (p) => io.stderr.write(`\r\x1b[2K${progressLine(p)}`) }
+        : {}),
+      ...(logProgress
+        ? {
+            onProgress: (p) => io.stderr.write(`cclab run: ${progressLine(p)}\n`),
+            progressIntervalMs: progressSeconds * 1000,
+          }
         : {}),
     });
     if (showProgress) io.stderr.write("\n");

@@ -166,7 +166,8 @@ describe("cclab", () => {
       ],
       c.io,
     );
-    expect(c.err).toBe("");
+    // stderr is not a terminal here: only the plain progress lines of a log.
+    expect(c.err).toMatch(/^(cclab run: \[100\.0%\] .*\n)+$/);
     expect(code).toBe(EXIT.ok);
     for (const f of [
       "scenario.resolved.json",
