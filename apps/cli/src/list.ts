@@ -2,41 +2,129 @@ import {
   ccPlugins,
   type ParamDoc,
   paramDocs,
+  scenarioSchema,
   TOPOLOGY_KINDS,
   TRAFFIC_PATTERNS,
   table,
 } from "@cclab/sim";
 
-export const LIST_SECTIONS = ["topologies", "traffic", "plugins"] as const;
+/** Scenario sections listed on their own; the other top-level keys are under `scenario`. */
+const KEY_SECTIONS = ["switch", "host", "cc", "run", "metrics"] as const;
+
+export const LIST_SECTIONS = [
+  "scenario",
+  ...KEY_SECTIONS,
+  "topologies",
+  "traffic",
+  "plugins",
+] as const;
 export type ListSection = (typeof LIST_SECTIONS)[number];
 
-function entry(
-  name: string,
-  description: string,
-  schema: Parameters<typeof paramDocs>[0],
-): string[] {
-  const docs: ParamDoc[] = paramDocs(schema);
-  const rows = docs.map((d) => [
-    d.name,
-    d.type,
-    d.required ? "(required)" : (d.default ?? "-"),
-    d.description,
-  ]);
+// Units by a key's suffix (the project's naming rule), then by the description's ", unit".
+const UNITS: readonly [RegExp, string][] = [
+  [/Gbps$/, "Gb/s"],
+  [/Mbps$/, "Mb/s"],
+  [/Ps$/, "ps"],
+  [/Ns$/, "ns"],
+  [/Us$/, "µs"],
+  [/Ms$/, "ms"],
+  [/64B$/, "64 B"],
+  [/(^b|B)ytes$/, "bytes"],
+  [/Fraction$/, "fraction"],
+];
+
+/** The unit of a parameter, from its name or else its description ("" when it has none). */
+function unitOf(doc: ParamDoc): string {
+  if (doc.type.startsWith("{")) return "";
+  const key = doc.name.replace(/\[\]/g, "").split(".").at(-1) ?? "";
+  for (const [suffix, unit] of UNITS) if (suffix.test(key)) return unit;
+  const said = /(?:^|, )(Gb\/s|Mb\/s|ps|ns|µs|ms|bytes|fraction)\b/.exec(doc.description);
+  return said?.[1] ?? "";
+}
+
+// Long lists (a 128-entry CCT) shortened to their first entries and their length.
+function shown(json: string): string {
+  const value: unknown = JSON.parse(json);
+  if (!Array.isArray(value) || value.length <= 8) return json;
+  const head = value
+    .slice(0, 3)
+    .map((v) => (typeof v === "number" ? String(Number(v.toPrecision(3))) : JSON.stringify(v)));
+  return `[${head.join(", ")}, … ${value.length} entries]`;
+}
+
+function defaultOf(d: ParamDoc): string {
+  if (d.required) return "(required)";
+  if (d.default === undefined) return "-";
+  return d.presets === undefined ? shown(d.default) : `${shown(d.default)} (${d.presets.key})`;
+}
+
+/** The table of `docs`, then the value of each preset-filled key under every preset. */
+function docTable(docs: readonly ParamDoc[], first = "parameter"): string[] {
+  if (docs.length === 0) return ["  (no parameters)"];
+  const lines = table(
+    [`  ${first}`, "type", "default", "unit", "meaning"],
+    docs.map((d) => [`  ${d.name}`, d.type, defaultOf(d), unitOf(d), d.description]),
+  );
+  const preset = docs.filter((d) => d.presets !== undefined);
+  if (preset.length === 0) return lines;
+  const { key, values } = preset[0]!.presets!;
+  const choices = Object.keys(values);
   return [
-    `${name}: ${description}`,
-    ...(rows.length === 0
-      ? ["  (no parameters)"]
-      : table(
-          ["  parameter", "type", "default", "meaning"],
-          rows.map((r) => [`  ${r[0]}`, ...r.slice(1)]),
-        )),
+    ...lines,
     "",
+    `  values each ${key} gives the keys marked (${key}) above:`,
+    ...table(
+      [`    ${first}`, ...choices],
+      preset.map((d) => [`    ${d.name}`, ...choices.map((c) => shown(d.presets!.values[c]!))]),
+    ),
   ];
 }
 
-/** The text of `cclab list [section]`: every topology, traffic pattern and CC plugin with its parameters. */
-export function listText(sections: readonly ListSection[] = LIST_SECTIONS): string {
+function entry(name: string, description: string, schema: Parameters<typeof paramDocs>[0]) {
+  return [`${name}: ${description}`, ...docTable(paramDocs(schema)), ""];
+}
+
+// Where the scenario section's pointers lead: the keys that name a topology, pattern or plugin.
+function seeAlso(name: string): string {
+  if ((KEY_SECTIONS as readonly string[]).includes(name)) return `; keys: cclab list ${name}`;
+  if (/^topology(\.kind)?$/.test(name)) return "; kinds: cclab list topologies";
+  if (/^traffic(\[\]\.pattern)?$/.test(name)) return "; patterns: cclab list traffic";
+  return "";
+}
+
+const TITLES: Record<(typeof KEY_SECTIONS)[number], string> = {
+  switch: "Switch (scenario: switch; every switch of the fabric)",
+  host: "Host (scenario: host; every host adapter)",
+  cc: "Congestion control (scenario: cc; plugins' params: cclab list plugins)",
+  run: "Run (scenario: run)",
+  metrics: "Metrics (scenario: metrics)",
+};
+
+/** The scenario file's keys, by section: `scenario` holds the top-level ones. */
+function scenarioText(sections: readonly ListSection[]): string[] {
+  const docs = paramDocs(scenarioSchema);
+  const top = (d: ParamDoc) => /^[^.[]+/.exec(d.name)![0];
   const out: string[] = [];
+  if (sections.includes("scenario")) {
+    const rows = docs
+      .filter((d) => !(KEY_SECTIONS as readonly string[]).includes(top(d)) || d.name === top(d))
+      .map((d) => ({ ...d, description: `${d.description}${seeAlso(d.name)}` }));
+    out.push("== Scenario file: top-level keys ==", "", ...docTable(rows, "key"), "");
+  }
+  for (const section of KEY_SECTIONS) {
+    if (!sections.includes(section)) continue;
+    const rows = docs.filter((d) => top(d) === section && d.name !== section);
+    out.push(`== ${TITLES[section]} ==`, "", ...docTable(rows, "key"), "");
+  }
+  return out;
+}
+
+/**
+ * The text of `cclab list [section ...]`: every key of a scenario file by section, then every
+ * topology, traffic pattern and CC plugin with its parameters.
+ */
+export function listText(sections: readonly ListSection[] = LIST_SECTIONS): string {
+  const out = scenarioText(sections);
   if (sections.includes("topologies")) {
     out.push("== Topologies (scenario: topology.kind) ==", "");
     for (const [name, kind] of Object.entries(TOPOLOGY_KINDS)) {

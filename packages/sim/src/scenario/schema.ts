@@ -7,12 +7,19 @@ import { switchSchema } from "./switch.js";
 /** A part whose parameters are validated in a second step, once its kind is known. */
 const namedPart = (key: string, meaning: string) =>
   z
-    .looseObject({ [key]: z.string({ error: `must name a ${meaning}` }) })
+    .looseObject({
+      [key]: z.string({ error: `must name a ${meaning}` }).describe(`which ${meaning}`),
+    })
     .describe(`a ${meaning}: \`${key}\` plus its parameters`);
 
 const ccPart = strictObject({
-  plugin: z.string({ error: "must name a registered CC plugin" }),
-  params: z.record(z.string(), z.unknown()).default({}),
+  plugin: z
+    .string({ error: "must name a registered CC plugin" })
+    .describe("the CC plugin, by name: a built-in one or one from a module in `plugins`"),
+  params: z
+    .record(z.string(), z.unknown())
+    .default({})
+    .describe("the plugin's parameters (each plugin's own keys); left out: its defaults"),
 });
 
 const hostSet = z
@@ -69,7 +76,7 @@ export const scenarioSchema = strictObject({
       "may hold letters, digits, '.', '_' and '-' only (it names the result directory)",
     )
     .describe("names the result directory"),
-  description: z.string().default(""),
+  description: z.string().default("").describe("free text saying what the scenario is for"),
   seed: count("seed of every random stream", 0, 2 ** 32 - 1).default(1),
   plugins: z
     .array(z.string())
@@ -77,14 +84,25 @@ export const scenarioSchema = strictObject({
     .describe("modules to import for CC plugins (npm package names or paths)"),
   topology: namedPart("kind", "topology"),
   flowControl: oneOf(["credit", "pfc"], "link-level flow control").default("credit"),
-  switch: switchSchema.prefault({}),
-  host: hostSchema.prefault({}),
-  cc: ccSchema.optional(),
+  switch: switchSchema
+    .prefault({})
+    .describe('settings every switch of the fabric uses (docs/model.md, "Through a switch")'),
+  host: hostSchema
+    .prefault({})
+    .describe('settings every host adapter uses (docs/model.md, "Hosts")'),
+  cc: ccSchema
+    .optional()
+    .describe(
+      "congestion control: the plugins the switches and each group of hosts run; none if left out",
+    ),
   traffic: z
     .array(namedPart("pattern", "traffic pattern"), { error: "must be a list of traffic entries" })
-    .min(1, "must list at least one traffic entry"),
-  run: runSchema,
-  metrics: metricsSchema.prefault({}),
+    .min(1, "must list at least one traffic entry")
+    .describe("the traffic: one entry per pattern, all running at once"),
+  run: runSchema.describe("how long to simulate: durationUs, or until every message is delivered"),
+  metrics: metricsSchema
+    .prefault({})
+    .describe("what is recorded besides the summary: time series, flow and message tables"),
 });
 
 export type ScenarioTop = z.output<typeof scenarioSchema>;

@@ -8,10 +8,10 @@ const defaultPartitionedBytes =
 
 const partitioned = strictObject({
   model: z.literal("partitioned"),
-  bytesPerPortVl: bytes("input buffer per port and VL (InfiniBand style)", 64).default(
+  bytesPerPortVl: bytes("input buffer per port and VL, bytes (InfiniBand style)", 64).default(
     defaultPartitionedBytes,
   ),
-});
+}).describe("a buffer of its own for each input port and VL");
 
 const shared = strictObject({
   model: z.literal("shared"),
@@ -27,7 +27,7 @@ const shared = strictObject({
   xonOffsetBytes: bytes("resume when a queue is this far below its dynamic threshold").default(
     2048,
   ),
-});
+}).describe("one memory all input ports share, with a dynamic threshold per ingress queue");
 
 const buffer = z
   .discriminatedUnion("model", [partitioned, shared], {
