@@ -35,6 +35,11 @@ export interface LineFigureOptions {
   readonly step?: boolean;
   readonly xScale?: "linear" | "log";
   readonly yDomainMin?: number;
+  /**
+   * The x axis spans exactly this range (a run's time axis: 0 to its end). With `step`, each
+   * series' last value is drawn on to the range's end, so the last bin shows.
+   */
+  readonly xDomain?: readonly [number, number];
 }
 
 export const WIDTH = 640;
@@ -45,16 +50,29 @@ export const HEIGHT = 300;
  * legend keeps the series in first-appearance order so runs and flows read in a stable order.
  */
 export function lineFigure(o: LineFigureOptions): Figure {
-  const order = [...new Set(o.points.map((p) => p.series))];
+  const end = o.step === true ? o.xDomain?.[1] : undefined;
+  const points = end === undefined ? o.points : extendSteps(o.points, end, (p, x) => ({ ...p, x }));
+  const bands =
+    end === undefined || o.bands === undefined
+      ? o.bands
+      : extendSteps(o.bands, end, (b, x) => ({ ...b, x }));
+  const order = [...new Set(points.map((p) => p.series))];
   const color = { field: "series", type: "nominal", title: o.legendTitle, sort: order } as const;
   const x = {
     field: "x",
     type: "quantitative",
     title: o.xTitle,
-    scale: o.xScale === "log" ? { type: "log", nice: false } : { zero: false, nice: false },
+    scale:
+      o.xScale === "log"
+        ? { type: "log", nice: false }
+        : {
+            zero: false,
+            nice: false,
+            ...(o.xDomain === undefined ? {} : { domain: [...o.xDomain] }),
+          },
   } as const;
   const line = {
-    data: { values: o.points as LinePoint[] },
+    data: { values: points as LinePoint[] },
     mark: {
       type: "line",
       strokeWidth: 1.6,
@@ -72,11 +90,11 @@ export function lineFigure(o: LineFigureOptions): Figure {
     },
   } as const;
   const layers =
-    o.bands === undefined || o.bands.length === 0
+    bands === undefined || bands.length === 0
       ? [line]
       : [
           {
-            data: { values: o.bands as BandPoint[] },
+            data: { values: bands as BandPoint[] },
             mark: {
               type: "area",
               opacity: 0.18,
@@ -102,6 +120,24 @@ export function lineFigure(o: LineFigureOptions): Figure {
       layer: layers,
     } as TopLevelSpec,
   };
+}
+
+/**
+ * A step line ends at its last point's x: each series gets one more point at `end` holding its
+ * last value, so the last bin (which starts before `end`) is drawn over its width.
+ */
+function extendSteps<P extends { readonly x: number; readonly series: string }>(
+  points: readonly P[],
+  end: number,
+  at: (point: P, x: number) => P,
+): P[] {
+  const last = new Map<string, P>();
+  for (const p of points) {
+    const seen = last.get(p.series);
+    if (seen === undefined || p.x >= seen.x) last.set(p.series, p);
+  }
+  const extra = [...last.values()].filter((p) => p.x < end).map((p) => at(p, end));
+  return [...points, ...extra];
 }
 
 /** The unit a time axis is drawn in: µs for short runs, ms or s for long ones. */

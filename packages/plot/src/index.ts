@@ -20,6 +20,7 @@ export {
 export { type HeatCell, type HeatmapOptions, heatmapFigure } from "./heatmap.js";
 export { type PlotRunOptions, plotRun, writeFigures } from "./plot-run.js";
 export { FONT_FAMILY, renderSvg, svgToPng } from "./render.js";
+export { type RunSelection, runContext } from "./run-context.js";
 export {
   cdfPoints,
   RUN_FIGURES,

@@ -2,6 +2,7 @@ import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Figure } from "./figure.js";
 import { renderSvg, svgToPng } from "./render.js";
+import type { RunSelection } from "./run-context.js";
 import { type RunFigureName, runFigures } from "./run-figures.js";
 
 /** Writes each figure as SVG, PNG and Vega-Lite JSON into `dir`; returns the files' names. */
@@ -19,7 +20,7 @@ export async function writeFigures(dir: string, figures: readonly Figure[]): Pro
   return written;
 }
 
-export interface PlotRunOptions {
+export interface PlotRunOptions extends RunSelection {
   /** Only these figures (default: every figure the run has data for). */
   readonly only?: readonly RunFigureName[];
 }
@@ -30,7 +31,8 @@ export interface PlotRunOptions {
  * filter, stale figures of an earlier rendering are removed first.
  */
 export async function plotRun(dir: string, options: PlotRunOptions = {}): Promise<string[]> {
-  const figures = runFigures(dir, options.only);
+  const { only, ...selection } = options;
+  const figures = runFigures(dir, only, selection);
   const plots = join(dir, "plots");
   if (options.only === undefined) rmSync(plots, { recursive: true, force: true });
   const written = await writeFigures(plots, figures);

@@ -20,7 +20,7 @@ export const FIGURE_CONFIG = {
   font: FONT_FAMILY,
   background: "white",
   axis: { labelFontSize: 11, titleFontSize: 12 },
-  legend: { labelFontSize: 11, titleFontSize: 12, labelLimit: 260 },
+  legend: { labelFontSize: 11, titleFontSize: 12, labelLimit: 260, titleLimit: 260 },
   title: { fontSize: 14, anchor: "start" },
   view: { stroke: "#ccc" },
 } as const;

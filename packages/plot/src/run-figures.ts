@@ -1,4 +1,3 @@
-import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { column, readTable, type Table } from "./csv.js";
 import {
@@ -7,49 +6,37 @@ import {
   lineFigure,
   linesOrAggregate,
   MAX_LINES,
+  type TimeAxis,
   timeAxisFor,
 } from "./figure.js";
+import {
+  binStarts,
+  flowSelected,
+  portSelected,
+  type RunContext,
+  type RunSelection,
+  runContext,
+} from "./run-context.js";
 
 /** The figures a run can have, by name (the file names under `plots/`). */
 export const RUN_FIGURES = [
   "flow-throughput",
   "host-throughput",
   "port-occupancy",
+  "egress-occupancy",
   "flow-control",
   "cc",
   "fct",
 ] as const;
 export type RunFigureName = (typeof RUN_FIGURES)[number];
 
-/** What a run directory says about itself, for titles. */
-interface RunContext {
-  readonly dir: string;
-  readonly name: string;
-  /** Flow id → traffic group, from summary.json's flow table (empty without one). */
-  readonly groupOfFlow: ReadonlyMap<string, string>;
-}
-
-function runContext(dir: string): RunContext {
-  const summaryPath = join(dir, "summary.json");
-  if (!existsSync(summaryPath)) {
-    throw new Error(
-      `${dir}: no summary.json (not a finished cclab run; an interrupted run leaves none)`,
-    );
-  }
-  const summary = JSON.parse(readFileSync(summaryPath, "utf8")) as {
-    scenario: string;
-    flows?: { id: number; group: string }[];
-  };
-  return {
-    dir,
-    name: summary.scenario,
-    groupOfFlow: new Map((summary.flows ?? []).map((f) => [String(f.id), f.group])),
-  };
-}
-
 /** Vega-Lite specs of a finished run's figures (only those whose data the run recorded). */
-export function runFigures(dir: string, only?: readonly RunFigureName[]): Figure[] {
-  const ctx = runContext(dir);
+export function runFigures(
+  dir: string,
+  only?: readonly RunFigureName[],
+  selection: RunSelection = {},
+): Figure[] {
+  const ctx = runContext(dir, selection);
   const figures: Figure[] = [];
   for (const name of RUN_FIGURES) {
     if (only !== undefined && !only.includes(name)) continue;
@@ -69,6 +56,10 @@ const SOURCES: Record<
   "flow-throughput": { file: "flow-throughput.csv", draw: (c, t, p) => [flowThroughput(c, t, p)] },
   "host-throughput": { file: "host-throughput.csv", draw: (c, t, p) => [hostThroughput(c, t, p)] },
   "port-occupancy": { file: "port-occupancy.csv", draw: (c, t, p) => [portOccupancy(c, t, p)] },
+  "egress-occupancy": {
+    file: "egress-occupancy.csv",
+    draw: (c, t, p) => [egressOccupancy(c, t, p)],
+  },
   "flow-control": { file: "flow-control.csv", draw: (c, t, p) => [flowControl(c, t, p)] },
   cc: { file: "cc-flows.csv", draw: ccFigures },
   fct: { file: "messages.csv", draw: (c, t, p) => [fctFigure(c, t, p)] },
@@ -88,6 +79,19 @@ function reader(t: Table, file: string) {
   };
 }
 
+/**
+ * The run's time axis, 0 to its end, in a unit that suits its length; without the end in the
+ * summary, up to the last time in the file (`seenUs`).
+ */
+function runTimeAxis(
+  ctx: RunContext,
+  seenUs: () => Iterable<number>,
+): { axis: TimeAxis; xDomain?: [number, number] } {
+  if (ctx.endUs === undefined) return { axis: timeAxisFor(maxOf(seenUs())) };
+  const axis = timeAxisFor(ctx.endUs);
+  return { axis, xDomain: [0, axis.fromUs(ctx.endUs)] };
+}
+
 function maxOf(values: Iterable<number>): number {
   let m = 0;
   for (const v of values) if (v > m) m = v;
@@ -102,6 +106,8 @@ function throughputFigure(
   o: {
     name: RunFigureName;
     member: (r: ReturnType<typeof reader>) => (row: readonly string[]) => string;
+    /** Which rows to draw (the selected flows); default every row. */
+    keep?: (r: ReturnType<typeof reader>) => (row: readonly string[]) => boolean;
     noun: string;
     title: string;
     yTitle: string;
@@ -115,9 +121,10 @@ function throughputFigure(
     r.num("gbps"),
     o.member(r),
   ];
-  const axis = timeAxisFor(maxOf(t.rows.map(time)));
+  const keep = o.keep?.(r) ?? (() => true);
+  const { axis, xDomain } = runTimeAxis(ctx, () => t.rows.map(time));
   const { points, bands, aggregated } = linesOrAggregate(
-    t.rows.map((row) => ({
+    t.rows.filter(keep).map((row) => ({
       x: axis.fromUs(time(row)),
       y: gbps(row),
       member: `${member(row)} (${group(row)})`,
@@ -135,6 +142,7 @@ function throughputFigure(
     points,
     bands,
     step: true,
+    ...(xDomain === undefined ? {} : { xDomain }),
     yDomainMin: 0,
   });
 }
@@ -145,6 +153,10 @@ const flowThroughput = (ctx: RunContext, t: Table, file: string) =>
     member: (r) => {
       const [src, dst] = [r.str("src"), r.str("dst")];
       return (row) => `${src(row)}→${dst(row)}`;
+    },
+    keep: (r) => {
+      const [id, src, dst] = [r.str("flow"), r.str("src"), r.str("dst")];
+      return (row) => flowSelected(ctx.selection, id(row), src(row), dst(row));
     },
     noun: "flows",
     title: "throughput per flow",
@@ -194,7 +206,11 @@ function portFigure(
     scale: number;
     title: string;
     yTitle: string;
+    /** `held packets`, `were blocked`: what the ports drawn did. */
     what: string;
+    /** How a port relates to its peer: `from` for an input, `→` for a transmitting port. */
+    toPeer: "from" | "→";
+    legendTitle: string;
   },
 ): Figure {
   const r = reader(t, file);
@@ -205,26 +221,47 @@ function portFigure(
     r.str("vl"),
     r.num(o.valueColumn),
   ];
-  const key = (row: readonly string[]) => `${device(row)} port ${port(row)} VL ${vl(row)}`;
-  const { keep, total } = busiestPorts(t, key, raw);
-  const axis = timeAxisFor(maxOf(t.rows.map(time)));
+  // Results of older versions have no port names: the device and port number stand in.
+  const named = t.columns.includes("port_name") && t.columns.includes("peer");
+  const portName = named
+    ? r.str("port_name")
+    : (row: readonly string[]) => `${device(row)}.p${port(row)}`;
+  const peer = named ? r.str("peer") : undefined;
+  const key = (row: readonly string[]) => {
+    const to =
+      peer === undefined ? "" : o.toPeer === "from" ? ` (from ${peer(row)})` : ` → ${peer(row)}`;
+    return `${portName(row)}${to} VL ${vl(row)}`;
+  };
+  const rows = t.rows.filter((row) => portSelected(ctx.selection, portName(row), device(row)));
+  const selected = ctx.selection.ports !== undefined;
+  const { keep, total } = selected
+    ? { keep: new Set(rows.map(key)), total: new Set(rows.map(key)).size }
+    : busiestPorts({ columns: t.columns, rows }, key, raw);
+  const { axis, xDomain } = runTimeAxis(ctx, () => t.rows.map(time));
+  // Every bin of every port drawn: a bin missing from the file had nothing (zero-filled).
+  const starts = binStarts(ctx, rows.map(time));
+  const values = new Map<string, Map<number, number>>([...keep].map((k) => [k, new Map()]));
+  for (const row of rows) values.get(key(row))?.set(time(row), raw(row) * o.scale);
   const points: LinePoint[] = [];
-  for (const row of t.rows) {
-    const k = key(row);
-    if (keep.has(k)) points.push({ x: axis.fromUs(time(row)), y: raw(row) * o.scale, series: k });
+  for (const [series, byStart] of values) {
+    for (const start of starts) {
+      points.push({ x: axis.fromUs(start), y: byStart.get(start) ?? 0, series });
+    }
   }
   return lineFigure({
     name: o.name,
     title: `${ctx.name}: ${o.title}`,
-    subtitle:
-      total > keep.size
-        ? `the ${keep.size} ports with the highest peak, of ${total} ${o.what}`
-        : `every port ${o.what}`,
+    subtitle: selected
+      ? `the ports selected with --port (${keep.size} port and VL line${keep.size === 1 ? "" : "s"})`
+      : total > keep.size
+        ? `the ${keep.size} ports and VLs with the highest peak, of ${total} that ${o.what}`
+        : `all ${total} ports and VLs that ${o.what}`,
     xTitle: `time (${axis.unit})`,
     yTitle: o.yTitle,
-    legendTitle: "switch port and VL",
+    legendTitle: o.legendTitle,
     points,
     step: true,
+    ...(xDomain === undefined ? {} : { xDomain }),
     yDomainMin: 0,
   });
 }
@@ -237,7 +274,25 @@ function portOccupancy(ctx: RunContext, t: Table, file: string): Figure {
     scale: 1 / 1024,
     title: "input buffer occupancy",
     yTitle: "mean occupancy per bin (KiB)",
-    what: "that held packets",
+    what: "held packets",
+    toPeer: "from",
+    legendTitle: "switch input (from), VL",
+  });
+}
+
+// The queue DCQCN, TCD and BCN decide on: what waits in a switch for each output
+// (docs/model.md, "What is measured").
+function egressOccupancy(ctx: RunContext, t: Table, file: string): Figure {
+  return portFigure(ctx, t, file, {
+    name: "egress-occupancy",
+    deviceColumn: "switch",
+    valueColumn: "mean_egress_bytes",
+    scale: 1 / 1024,
+    title: "egress queue occupancy",
+    yTitle: "mean egress queue per bin (KiB)",
+    what: "held packets",
+    toPeer: "→",
+    legendTitle: "switch output port → peer, VL",
   });
 }
 
@@ -249,7 +304,9 @@ function flowControl(ctx: RunContext, t: Table, file: string): Figure {
     scale: 100,
     title: "time blocked by flow control",
     yTitle: "paused or out of credits (% of bin)",
-    what: "that were blocked",
+    what: "were blocked",
+    toPeer: "→",
+    legendTitle: "sending port → peer, VL",
   });
 }
 
@@ -281,10 +338,12 @@ function ccFigures(ctx: RunContext, t: Table, file: string): Figure[] {
     r.str("variable"),
     r.num("value"),
   ];
-  const axis = timeAxisFor(maxOf(t.rows.map(time)));
+  const { axis, xDomain } = runTimeAxis(ctx, () => t.rows.map(time));
   const variables = [...new Set(t.rows.map(variable))];
   return variables.map((v) => {
-    const rows = t.rows.filter((row) => variable(row) === v);
+    const rows = t.rows.filter(
+      (row) => variable(row) === v && flowSelected(ctx.selection, flow(row), src(row), dst(row)),
+    );
     const { points, bands, aggregated } = linesOrAggregate(
       rows.map((row) => {
         const g = ctx.groupOfFlow.get(flow(row));
@@ -307,6 +366,7 @@ function ccFigures(ctx: RunContext, t: Table, file: string): Figure[] {
       points,
       bands,
       step: true,
+      ...(xDomain === undefined ? {} : { xDomain }),
       yDomainMin: 0,
     });
   });
