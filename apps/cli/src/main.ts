@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { experimentIds } from "@cclab/reproduce";
 import {
+  DEFAULT_TRACE_MAX_ROWS,
   formatIssues,
   PROFILE_SAMPLE_EVERY,
   RunFailure,
@@ -15,6 +16,7 @@ import { plot } from "./plot.js";
 import { reproduce } from "./reproduce.js";
 import { DEFAULT_PROGRESS_SECONDS, runOrValidate } from "./run.js";
 import { sweep, worker } from "./sweep.js";
+import { topology } from "./topology.js";
 
 export { EXIT, type Io } from "./errors.js";
 
@@ -22,14 +24,15 @@ const HELP = `cclab: simulate lossless fabrics (InfiniBand credits, Ethernet PFC
 
 Usage:
   cclab run <scenario.yaml> [--out DIR] [--seed N] [--set path=value ...] [--quiet] [--no-plots]
-            [--profile] [--progress-seconds S]
+            [--profile] [--progress-seconds S] [--trace [--trace-flows …] [--trace-ports …] …]
   cclab validate <scenario.yaml> [--seed N] [--set path=value ...]
-  cclab plot <result-dir> [--series NAME ...]
+  cclab plot <result-dir> [--series NAME ...] [--port NAME ...] [--flow FLOW ...]
+  cclab topology <scenario.yaml> [--csv] [--seed N] [--set path=value ...]
   cclab compare <result-dir> <result-dir> ... [--out DIR]
   cclab sweep <sweep.yaml> [--out DIR] [--threads N | --redis URL [--queue NAME]] [--quiet]
   cclab worker --redis URL [--queue NAME] [--threads N]
   cclab reproduce <experiment ...> | --all [--quick] [--out DIR]
-  cclab list [topologies|traffic|plugins]
+  cclab list [scenario|switch|host|cc|run|metrics|topologies|traffic|plugins ...]
   cclab --help | <command> --help
   cclab --version
 
@@ -60,6 +63,18 @@ Options:
   --profile          time the event handlers by kind (one event in ${PROFILE_SAMPLE_EVERY} of each kind) and print
                      each kind's events, share of the handlers' time and µs per event; also
                      in run.json as kindProfile. The results are the same as without it
+  --trace            write trace.csv: one row per packet event (inject at a host, enqueue at a
+                     switch input, transmit on a switch output, drop, deliver), with time_ps,
+                     device, port, vl, event and the packet's fields; the other results are the
+                     same as without it. Filters (all given must match; lists are
+                     comma-separated, options repeatable):
+  --trace-flows F    flow ids (3,5, as in flow-throughput.csv) or host pairs (H1->H2)
+  --trace-ports P    ports (S3.p5, H17.p0; cclab topology lists them) or devices (S3)
+  --trace-from-us T, --trace-to-us T
+                     events in from ≤ time < to, µs
+  --trace-kinds K    packet kinds: data, ack, nack, cnp, … or a plugin's x-<name>
+  --trace-max-rows N at most N rows (default ${DEFAULT_TRACE_MAX_ROWS}); past it the trace stops, says so in a
+                     last "# truncated" line, in run.json (trace) and on stderr
 `,
   validate: `cclab validate <scenario> [--seed N] [--set path=value ...]
 
@@ -67,7 +82,7 @@ Checks the scenario (schema, topology, traffic, plugins, buffers, PFC headroom, 
 without running it. Prints every problem with the path of its field and exits 2, or prints
 "ok" and exits 0.
 `,
-  plot: `cclab plot <result-dir> [--series NAME ...]
+  plot: `cclab plot <result-dir> [--series NAME ...] [--port NAME ...] [--flow FLOW ...]
 
 Redraws a finished run's figures from its saved files into <result-dir>/plots/, as SVG, PNG
 (twice the size, DejaVu Sans bundled) and the Vega-Lite spec with its data (<name>.vl.json).
@@ -76,13 +91,32 @@ Figures, each drawn when the run recorded its data (metrics.series):
                     traffic group when there are more than 12 flows)
   host-throughput   received Gb/s per host and traffic group over time (same grouping)
   port-occupancy    mean input-buffer KiB of the 12 most occupied switch ports and VLs
+  egress-occupancy  mean egress-queue KiB of the 12 most occupied switch outputs and VLs
   flow-control      % of each bin the 12 most blocked ports were paused or out of credits
   cc                one figure per CC variable a plugin records per flow (cc-ccti, cc-rateGbps…)
   fct               distribution (CDF) of message completion times per traffic group
 
+Ports are named by device and number and labelled with what their cable leads to
+(S3.p5 → H17; cclab topology prints the map, ports.csv holds it). Every time axis runs from
+0 to the run's end; a port or flow without a row in a bin is drawn at 0 there.
+
 Options:
   --series NAME      only this figure (repeatable); without it every figure is redrawn and
                      stale ones are removed
+  --port NAME        draw these ports in the port figures instead of the 12 busiest: a port
+                     (S3.p5, H17.p0) or a device (S3: all its ports); repeatable
+  --flow FLOW        draw only these flows in the flow figures: an id (12) or a host pair
+                     (H1->H2: every flow between them); repeatable
+`,
+  topology: `cclab topology <scenario> [--csv] [--seed N] [--set path=value ...]
+
+Prints the scenario's fabric as a port map: every port by its device and number (S3.p5,
+H17.p0), what its cable leads to (H17, S2.p1, or - when uncabled), and the cable's rate and
+latency. Results use these names (ports.csv, the port columns of every CSV, legends).
+
+Options:
+  --csv              the map as CSV (name,device,port,peer,rate_gbps,latency_ns)
+  --seed N, --set path=value   as for cclab run (a topology may depend on them)
 `,
   compare: `cclab compare <result-dir> <result-dir> ... [--out DIR]
 
@@ -161,10 +195,11 @@ Options:
   --quick            parameter sweeps at their corners
   --out DIR          output directory (default: results/reproduce)
 `,
-  list: `cclab list [topologies|traffic|plugins]
+  list: `cclab list [SECTION ...]
 
-Lists what a scenario can name, with every parameter's type, default and meaning (units are
-in the parameter names: rateGbps, latencyNs, bytes, …).
+Lists every key a scenario file may hold, by section, with its type, default, unit and
+meaning; nested keys as dotted rows (switch.pfc.xoffBytes, flows[].src), and the values each
+preset of a CC plugin gives. Sections (default: all): ${LIST_SECTIONS.join(", ")}.
 `,
 };
 
@@ -214,6 +249,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
   try {
     if (command === "list") return list(positionals, io);
     if (command === "plot") return await plot(positionals, values, io);
+    if (command === "topology") return await topology(positionals, values, io);
     if (command === "compare") return await compare(positionals, values, io);
     if (command === "sweep") return await sweep(positionals, values, io);
     if (command === "worker") return await worker(positionals, values, io);
@@ -254,7 +290,17 @@ const OPTIONS = {
   "no-plots": { type: "boolean" },
   profile: { type: "boolean" },
   "progress-seconds": { type: "string" },
+  trace: { type: "boolean" },
+  "trace-flows": { type: "string", multiple: true },
+  "trace-ports": { type: "string", multiple: true },
+  "trace-from-us": { type: "string" },
+  "trace-to-us": { type: "string" },
+  "trace-kinds": { type: "string", multiple: true },
+  "trace-max-rows": { type: "string" },
   series: { type: "string", multiple: true },
+  port: { type: "string", multiple: true },
+  flow: { type: "string", multiple: true },
+  csv: { type: "boolean" },
   threads: { type: "string" },
   redis: { type: "string" },
   queue: { type: "string" },
@@ -269,9 +315,25 @@ type Command = keyof typeof COMMAND_HELP;
 
 /** The options each command takes (parseArgs parses them all; the others are rejected). */
 const COMMAND_OPTIONS: Record<Command, readonly string[]> = {
-  run: ["out", "seed", "set", "quiet", "no-plots", "profile", "progress-seconds"],
+  run: [
+    "out",
+    "seed",
+    "set",
+    "quiet",
+    "no-plots",
+    "profile",
+    "progress-seconds",
+    "trace",
+    "trace-flows",
+    "trace-ports",
+    "trace-from-us",
+    "trace-to-us",
+    "trace-kinds",
+    "trace-max-rows",
+  ],
   validate: ["seed", "set"],
-  plot: ["series"],
+  plot: ["series", "port", "flow"],
+  topology: ["csv", "seed", "set"],
   compare: ["out"],
   sweep: ["out", "threads", "redis", "queue", "quiet"],
   worker: ["redis", "queue", "threads", "lock-duration-ms", "stalled-interval-ms"],

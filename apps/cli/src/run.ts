@@ -11,13 +11,15 @@ import {
   readScenarioFile,
   resolveScenario,
   simulate,
+  TraceOptionsError,
   writeResults,
 } from "@cclab/sim";
 import { EXIT, type Io, UsageError } from "./errors.js";
 import { checkOutDir } from "./out-dir.js";
 import { progressLine } from "./progress.js";
+import { type TraceValues, traceNote, traceOptionsOf, traceUsageError } from "./trace-options.js";
 
-export interface RunValues {
+export interface RunValues extends TraceValues {
   out?: string;
   seed?: string;
   set?: string[];
@@ -76,6 +78,7 @@ export async function runOrValidate(
     io.stdout.write(`ok: ${file} (${resolved.scenario.name})\n`);
     return EXIT.ok;
   }
+  const trace = traceOptionsOf(values, resolved.topology.fabric);
   const out = values.out ?? join("results", resolved.scenario.name);
   checkOutDir(out, command);
   let started = false;
@@ -92,6 +95,7 @@ export async function runOrValidate(
       baseDir,
       signal: controller.signal,
       profileKinds: values.profile === true,
+      ...(trace === undefined ? {} : { trace }),
       onStart: (scenario) => {
         prepareResultDir(out, scenario);
         started = true;
@@ -123,8 +127,12 @@ export async function runOrValidate(
       const figures = plots.filter((p) => p.endsWith(".png")).map((p) => p.slice(6, -4));
       io.stdout.write(`plots: ${out}/plots/ (${figures.join(", ")}; SVG, PNG, Vega-Lite JSON)\n`);
     }
+    // Last, so a trace the bound cut is the final word of the run.
+    const note = traceNote(result.run.trace);
+    if (note !== undefined) io.stderr.write(note);
     return EXIT.ok;
   } catch (error) {
+    if (error instanceof TraceOptionsError) throw traceUsageError(error);
     if (showProgress) io.stderr.write("\n");
     if (started) {
       if (error instanceof RunInterrupted) markRunFailed(out, "interrupted", error.message);

@@ -251,7 +251,7 @@ describe("cclab", () => {
     );
     const unknown = capture();
     expect(await main(["plot", out, "--series", "queues"], unknown.io)).toBe(EXIT.badInput);
-    expect(unknown.err).toContain('unknown series "queues"; series: flow-throughput');
+    expect(unknown.err).toContain('--series "queues": not a figure; figures: flow-throughput');
     const missing = capture();
     expect(await main(["plot", join(dir, "nowhere")], missing.io)).toBe(EXIT.badInput);
     expect(missing.err).toContain("has no summary.json");

@@ -10,7 +10,7 @@ const dir = scratchDir("cclab-progress-");
 const file = join(dir, "long.yaml");
 writeFileSync(file, stringify(VALID));
 
-function capture(isTTY: boolean | undefined) {
+function capture(isTTY: boolean) {
   const c = { out: "", err: "" };
   return {
     c,
@@ -36,7 +36,7 @@ const LINE =
 
 describe("progress when stderr is not a terminal", () => {
   it("writes a plain line every --progress-seconds, each on its own line, ending at 100 %", async () => {
-    const { c, io } = capture(undefined);
+    const { c, io } = capture(false);
     const code = await main([...args(join(dir, "log")), "--progress-seconds", "0.05"], io);
     expect(code).toBe(EXIT.ok);
     expect(c.err).not.toContain("\r");
@@ -50,19 +50,19 @@ describe("progress when stderr is not a terminal", () => {
   });
 
   it("writes nothing with --quiet, and redraws one line on a terminal", async () => {
-    const quiet = capture(undefined);
+    const quiet = capture(false);
     expect(await main([...args(join(dir, "quiet")), "--quiet"], quiet.io)).toBe(EXIT.ok);
     expect(quiet.c.err).toBe("");
     const tty = capture(true);
     expect(await main(args(join(dir, "tty")), tty.io)).toBe(EXIT.ok);
-    expect(tty.c.err).toMatch(/^(\r\x1b\[2Kcclab|\r\x1b\[2K\[)/);
+    expect(tty.c.err.startsWith("\r\x1b[2K[")).toBe(true);
     expect(tty.c.err.endsWith("\n")).toBe(true);
     expect(tty.c.err.split("\n").length).toBe(2);
   });
 
   it("rejects a --progress-seconds that is not a positive number with exit 2", async () => {
     for (const bad of ["0", "-1", "soon"]) {
-      const { c, io } = capture(undefined);
+      const { c, io } = capture(false);
       expect(await main([...args(join(dir, `bad-${bad}`)), "--progress-seconds", bad], io)).toBe(
         EXIT.badInput,
       );

@@ -111,6 +111,11 @@ const HOW: Record<string, (argv: string[]) => Run> = {
     return { argv: ["validate", file], code: 2, says: /topology\.hosts[\s\S]*\n {2}run: / };
   },
   list: (argv) => ({ argv, code: 0, says: /topolog/i }),
+  "topology scenarios/gran-thesis/parking-lot-no-cc.yaml": (argv) => ({
+    argv,
+    code: 0,
+    says: /^S1\.p3 +→ +S2\.p0 /m,
+  }),
   "plot results/uniform256 --series fct": () => ({
     argv: ["plot", join(dir, "uniform256"), "--series", "fct"],
     code: 0,
@@ -157,6 +162,12 @@ const HOW: Record<string, (argv: string[]) => Run> = {
     inProcess: true,
     says: /4 of 4 findings hold/,
   }),
+  "run scenarios/dcqcn/incast-4.yaml --set run.warmupUs=0 --set run.durationUs=30 --trace --trace-flows 8 --trace-to-us 3":
+    (argv) => ({
+      argv: [...argv, "--out", join(dir, "trace"), "--quiet", "--no-plots"],
+      code: 0,
+      says: /results: .*trace\.csv/,
+    }),
   "--version": (argv) => ({ argv, code: 0, says: /^\d+\.\d+\.\d+\n$/, inProcess: true }),
 };
 

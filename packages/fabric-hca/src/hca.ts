@@ -26,6 +26,20 @@ import { Reassembly } from "./reassembly.js";
 import { SendScheduler } from "./send-scheduler.js";
 import { UplinkTransmitter } from "./uplink-transmitter.js";
 
+/** One VL of a host's port, totals up to a time (see {@link Hca.portStats}). */
+export interface HostPortStats {
+  readonly vl: number;
+  /** Bytes and packets started on the uplink, every VL together. */
+  readonly bytesSent: number;
+  readonly packetsSent: number;
+  /** Time the uplink had a packet of this VL ready but was held by flow control, ps. */
+  readonly blockedPs: number;
+  readonly offTransitions: number;
+  /** Time-weighted mean and peak bytes in the receive buffer of this VL. */
+  readonly meanInputBytes: number;
+  readonly maxInputBytes: number;
+}
+
 /**
  * A host channel adapter (docs/model.md, "Hosts"): messages enter per-destination send queues
  * (queue pairs) at their start time; its {@link UplinkTransmitter} cuts them into packets of at
@@ -134,6 +148,24 @@ export class Hca implements LinkReceiver, LinkSender {
     return this.uplink!.rateGbps;
   }
 
+  /**
+   * Totals of the host's port per VL up to `untilPs`, as a switch port reports them
+   * (docs/model.md, "What is measured"): what left on the uplink, how long the uplink was held
+   * by flow control, and the receive buffer's mean and peak occupancy.
+   */
+  portStats(untilPs: TimePs): HostPortStats[] {
+    const link = this.uplink;
+    return Array.from({ length: this.vlCount }, (_, vl) => ({
+      vl,
+      bytesSent: link?.bytesSent ?? 0,
+      packetsSent: link?.packetsSent ?? 0,
+      blockedPs: link === undefined ? 0 : this.uplinkFlow.blockedPsUntil(vl, untilPs),
+      offTransitions: link === undefined ? 0 : (this.uplinkFlow.offTransitions[vl] ?? 0),
+      meanInputBytes: this.inputs.meanBytes(0, vl, untilPs),
+      maxInputBytes: this.inputs.maxBytes(0, vl),
+    }));
+  }
+
   /** Packets started on the uplink (control, data and resent data). */
   get packetsSent(): number {
     return this.tx.packetsSent;
@@ -196,6 +228,22 @@ export class Hca implements LinkReceiver, LinkSender {
   /** Called with a message's id when its last packet starts leaving this host. */
   onMessageInjected(listener: ((messageId: number) => void) | undefined): void {
     this.tx.injectedListener = listener;
+  }
+
+  /**
+   * Observes every packet of this host from now on (packet traces): `started` when one
+   * starts on the uplink (data, resent data, control), `consumed` when one leaves the receive
+   * buffer, just before the host counts it and the listeners and CC parts see it. Both wrap the
+   * host's own handlers instead of testing for an observer per packet, so a host nobody
+   * observes runs the class's code unchanged (docs/model.md, "Performance rules").
+   */
+  observePackets(started: (packet: PacketId) => void, consumed: (packet: PacketId) => void): void {
+    this.tx.observeStarts(started);
+    const consume = this.consume;
+    this.consume = (packet) => {
+      consumed(packet);
+      consume.call(this, packet);
+    };
   }
 
   /** The host's port as its CC parts see it (after {@link attach}). */

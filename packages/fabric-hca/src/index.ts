@@ -1,5 +1,5 @@
 export { flowEndpoints, flowIdOf } from "./flow-id.js";
-export { Hca } from "./hca.js";
+export { Hca, type HostPortStats } from "./hca.js";
 export {
   DEFAULT_HCA_CONFIG,
   type HcaConfig,

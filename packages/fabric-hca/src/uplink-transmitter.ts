@@ -76,6 +76,33 @@ export class UplinkTransmitter {
     return this.transmitting;
   }
 
+  /**
+   * Calls `listener` with every packet the uplink starts from now on (packet traces), once the
+   * send decision that started it is over: after the gate's `onSent`, which may still write the
+   * packet's header fields. It wraps this transmitter's own methods instead of testing for a
+   * listener per packet: a transmitter nobody observes runs the class's code unchanged
+   * (docs/model.md, "Performance rules").
+   */
+  observeStarts(listener: (packet: PacketId) => void): void {
+    const { transmit, trySend } = this;
+    let started = NO_PACKET;
+    let depth = 0; // a gate's onSent may ask to send again, inside the decision
+    this.transmit = (packet) => {
+      transmit.call(this, packet);
+      started = packet;
+    };
+    this.trySend = () => {
+      depth++;
+      trySend.call(this);
+      depth--;
+      if (depth === 0 && started !== NO_PACKET) {
+        const packet = started;
+        started = NO_PACKET;
+        listener(packet);
+      }
+    };
+  }
+
   /** Queues a control packet (from a CC part) ahead of data. */
   sendControl(packet: PacketId): void {
     this.packets.srcHost[packet] = this.index;

@@ -1,11 +1,14 @@
 import type { TimePs } from "@cclab/core-des";
 import type { PortFlowState } from "@cclab/fabric";
 import type { Network } from "@cclab/network";
+import type { PortEntry, PortMap } from "./port-map.js";
 
 interface Watched {
   readonly device: string;
   readonly port: number;
   readonly state: PortFlowState;
+  /** The port's entry in the port map (docs/model.md, "Port names"). */
+  readonly entry: (names: PortMap) => PortEntry;
 }
 
 /**
@@ -28,11 +31,21 @@ export class BlockedSampler {
   ) {
     for (const sw of network.switches) {
       sw.outFlow.forEach((state, port) => {
-        this.ports.push({ device: sw.name, port, state });
+        this.ports.push({
+          device: sw.name,
+          port,
+          state,
+          entry: (names) => names.switchPort(sw.index, port),
+        });
       });
     }
     for (const host of network.hosts) {
-      this.ports.push({ device: host.name, port: 0, state: host.uplinkFlow });
+      this.ports.push({
+        device: host.name,
+        port: 0,
+        state: host.uplinkFlow,
+        entry: (names) => names.hostPort(host.index),
+      });
     }
     this.vlCount = network.switchConfig.vlCount;
     this.last = new Float64Array(this.ports.length * this.vlCount);
@@ -62,15 +75,36 @@ export class BlockedSampler {
     }
   }
 
-  /** `flow-control.csv`. */
-  csv(): string {
-    const lines = ["bin_start_us,device,port,vl,blocked_fraction"];
+  /**
+   * `flow-control.csv`: every bin up to `endPs` of each port and VL that was ever blocked,
+   * zeros included, so a plot never draws blocking across bins that had none.
+   */
+  csv(endPs: TimePs, names: PortMap): string {
+    const v = this.vlCount;
+    const bins = Math.ceil(endPs / this.binPs);
+    const blocked = new Map<number, Float64Array>();
     for (let i = 0; i < this.rows.length; i += 4) {
-      const port = this.ports[this.rows[i + 1]!]!;
-      const fraction = this.rows[i + 3]! / this.binPs;
-      lines.push(
-        `${this.rows[i]! / 1e6},${port.device},${port.port},${this.rows[i + 2]},${+fraction.toFixed(6)}`,
-      );
+      const key = this.rows[i + 1]! * v + this.rows[i + 2]!;
+      let perBin = blocked.get(key);
+      if (perBin === undefined) {
+        perBin = new Float64Array(bins);
+        blocked.set(key, perBin);
+      }
+      perBin[Math.floor(this.rows[i]! / this.binPs)]! += this.rows[i + 3]!;
+    }
+    const keys = [...blocked.keys()].sort((a, b) => a - b);
+    const lines = ["bin_start_us,device,port,vl,blocked_fraction,port_name,peer"];
+    for (let bin = 0; bin < bins; bin++) {
+      // The last bin may be shorter than the others: its fraction is of its own width.
+      const width = Math.min(this.binPs, endPs - bin * this.binPs);
+      for (const key of keys) {
+        const watched = this.ports[Math.floor(key / v)]!;
+        const { name, peer } = watched.entry(names);
+        const fraction = blocked.get(key)![bin]! / width;
+        lines.push(
+          `${(bin * this.binPs) / 1e6},${watched.device},${watched.port},${key % v},${+fraction.toFixed(6)},${name},${peer}`,
+        );
+      }
     }
     return `${lines.join("\n")}\n`;
   }

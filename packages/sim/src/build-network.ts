@@ -1,6 +1,8 @@
 import type { CcScheme } from "@cclab/fabric";
 import type { SwitchConfig } from "@cclab/fabric-switch";
 import { Network, type NetworkOptions, type SwitchCcAssignment } from "@cclab/network";
+import type { EgressMeter } from "./egress-meter.js";
+import type { PacketTrace } from "./packet-trace.js";
 import { ccPlugins } from "./plugins.js";
 import type {
   CcAssignment,
@@ -10,9 +12,14 @@ import type {
 
 /**
  * The network a resolved scenario describes. Throws the devices' own validation errors
- * (buffers, PFC headroom, routing), whose messages start with the field's path.
+ * (buffers, PFC headroom, routing), whose messages start with the field's path. An `egress`
+ * meter's switch part runs on every switch after the scenario's own, and a `trace`'s after all.
  */
-export function buildNetwork({ scenario, topology }: Resolved): Network {
+export function buildNetwork(
+  { scenario, topology }: Resolved,
+  egress?: EgressMeter,
+  trace?: PacketTrace,
+): Network {
   const { pfc: hostPfc, ...host } = scenario.host;
   const { queueing, vlWeights, pfc, ...sw } = scenario.switch;
   const occupancy = scenario.metrics.series.includes("port-occupancy");
@@ -24,7 +31,16 @@ export function buildNetwork({ scenario, topology }: Resolved): Network {
     // Occupancy series share the metrics bins (µs → ns).
     occupancyBinNs: occupancy ? Math.max(1, Math.round(scenario.metrics.binUs * 1000)) : null,
   };
-  const { cc, hostCc, switchCc } = schemesOf(scenario.cc, topology.fabric.hosts.length);
+  const { cc: scenarioCc, hostCc, switchCc } = schemesOf(scenario.cc, topology.fabric.hosts.length);
+  if (egress !== undefined) switchCc.push({ scheme: egress.scheme() });
+  // A trace sees the drops of every switch part, and the packets after every part has.
+  const cc = trace === undefined ? scenarioCc : trace.observeDrops(scenarioCc);
+  if (trace !== undefined) {
+    switchCc.forEach((a, i) => {
+      switchCc[i] = { ...a, scheme: trace.observeDrops(a.scheme) };
+    });
+    switchCc.push({ scheme: trace.scheme() });
+  }
   const options: NetworkOptions = {
     flowControl: scenario.flowControl,
     switch: switchConfig,

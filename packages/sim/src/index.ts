@@ -1,8 +1,10 @@
 export { PROFILE_SAMPLE_EVERY } from "@cclab/core-des";
 export { TRAFFIC_PATTERNS } from "@cclab/traffic";
 export { kindProfileTable } from "./kind-profile.js";
+export { TRACE_COLUMNS, TRACE_FILE, type TraceInfo } from "./packet-trace.js";
 export { type ParamDoc, paramDocs } from "./param-docs.js";
 export { type CcPlugin, ccPlugins, loadPluginModules, registerCcPlugin } from "./plugins.js";
+export { type PortEntry, PortMap, portName } from "./port-map.js";
 export {
   markRunFailed,
   prepareResultDir,
@@ -39,4 +41,11 @@ export {
 export { type Summary, summaryJsonSchema, summarySchema } from "./summary.js";
 export { flowTable, table, textSummary } from "./text-summary.js";
 export { TOPOLOGY_KINDS, type TopologyKind } from "./topologies.js";
+export {
+  checkTraceOptions,
+  DEFAULT_TRACE_MAX_ROWS,
+  type TraceIssue,
+  type TraceOptions,
+  TraceOptionsError,
+} from "./trace-filter.js";
 export { SIMULATION_V8_FLAGS, tunedV8Flags, tuneV8ForSimulation } from "./v8-tuning.js";

@@ -5,6 +5,8 @@ import type { Network } from "@cclab/network";
 import type { BlockedSampler } from "./blocked-sampler.js";
 import type { CcSampler } from "./cc-sampler.js";
 import type { Collector } from "./collector.js";
+import type { EgressMeter } from "./egress-meter.js";
+import { PortMap } from "./port-map.js";
 import type { ResolvedScenario } from "./scenario/resolve.js";
 
 export interface SeriesInputs {
@@ -13,6 +15,8 @@ export interface SeriesInputs {
   readonly collector: Collector;
   readonly sampler: BlockedSampler | undefined;
   readonly ccSampler: CcSampler | undefined;
+  /** With the `egress-occupancy` series: the meter of every switch's egress queues. */
+  readonly egress?: EgressMeter | undefined;
   readonly endPs: TimePs;
   readonly binPs: TimePs;
   readonly portStats: readonly (readonly SwitchPortStats[])[];
@@ -28,9 +32,15 @@ const num = (x: number, digits = 6) => String(+x.toFixed(digits));
  *   that ever received).
  * - `port-occupancy.csv`: mean input-buffer bytes per switch port, VL and bin (ports that held
  *   anything); with output buffers also `output-occupancy.csv`, the same for the output buffers.
- * - `flow-control.csv`: fraction of each bin a port was paused or out of credits.
+ * - `egress-occupancy.csv`: mean and maximum egress-queue bytes per switch output port, VL and
+ *   bin (queues that ever held bytes; docs/model.md, "What is measured").
+ * - `flow-control.csv`: fraction of each bin a transmitting port was paused or out of credits
+ *   (every bin of the ports that were ever blocked, zeros included).
  * - `cc-flows.csv`: each sender part's per-flow CC variables at every bin edge (with a CC scheme).
- * - `ports.csv`: every switch port and VL's totals.
+ * - `ports.csv`: every port (switches', then hosts') and VL: its name, what it is cabled to, and
+ *   its totals.
+ * Port rows carry `port_name` (`S3.p5`) and `peer` (`H17`), the names of docs/model.md,
+ * "Port names".
  * - `messages.csv`: completed messages (the first `metrics.maxMessageRecords`) with their
  *   completion time and slowdown.
  */
@@ -42,6 +52,7 @@ export function seriesFiles(inputs: SeriesInputs): Map<string, string> {
   const binUs = (i: number) => num((i * binPs) / 1e6);
   const series = scenario.metrics.series;
   const hostName = (h: number) => network.topology.fabric.hosts[h]!.name;
+  const ports = new PortMap(network.topology.fabric);
 
   if (ccSampler !== undefined) {
     const hostCount = network.hosts.length;
@@ -85,28 +96,41 @@ export function seriesFiles(inputs: SeriesInputs): Map<string, string> {
   }
 
   const portLines = [
-    "switch,port,vl,bytes_forwarded,packets_forwarded,mean_input_bytes,max_input_bytes,blocked_us,off_transitions",
+    "device,port,port_name,peer,vl,bytes_forwarded,packets_forwarded,mean_input_bytes,max_input_bytes,blocked_us,off_transitions",
   ];
-  const occupancyLines = ["bin_start_us,switch,port,vl,mean_input_bytes"];
-  const outputLines = ["bin_start_us,switch,port,vl,mean_output_bytes"];
+  const occupancyLines = ["bin_start_us,switch,port,vl,mean_input_bytes,port_name,peer"];
+  const outputLines = ["bin_start_us,switch,port,vl,mean_output_bytes,port_name,peer"];
   for (const sw of network.switches) {
     for (const stats of portStats[sw.index]!) {
+      const { name, peer } = ports.switchPort(sw.index, stats.port);
       stats.outputBytesSeries?.forEach((binned, vl) => {
         if (stats.maxOutputBytes?.[vl] === 0) return;
         for (let i = 0; i < binned.length; i++) {
-          outputLines.push(`${binUs(i)},${sw.name},${stats.port},${vl},${num(binned[i]!, 1)}`);
+          outputLines.push(
+            `${binUs(i)},${sw.name},${stats.port},${vl},${num(binned[i]!, 1)},${name},${peer}`,
+          );
         }
       });
       stats.meanInputBytes.forEach((mean, vl) => {
         portLines.push(
-          `${sw.name},${stats.port},${vl},${stats.bytesForwarded},${stats.packetsForwarded},${num(mean, 1)},${stats.maxInputBytes[vl]},${num(stats.blockedPs[vl]! / 1e6)},${stats.offTransitions[vl]}`,
+          `${sw.name},${stats.port},${name},${peer},${vl},${stats.bytesForwarded},${stats.packetsForwarded},${num(mean, 1)},${stats.maxInputBytes[vl]},${num(stats.blockedPs[vl]! / 1e6)},${stats.offTransitions[vl]}`,
         );
         const binned = stats.inputBytesSeries?.[vl];
         if (binned === undefined || stats.maxInputBytes[vl] === 0) return;
         for (let i = 0; i < binned.length; i++) {
-          occupancyLines.push(`${binUs(i)},${sw.name},${stats.port},${vl},${num(binned[i]!, 1)}`);
+          occupancyLines.push(
+            `${binUs(i)},${sw.name},${stats.port},${vl},${num(binned[i]!, 1)},${name},${peer}`,
+          );
         }
       });
+    }
+  }
+  for (const host of network.hosts) {
+    const { name, peer } = ports.hostPort(host.index);
+    for (const s of host.portStats(endPs)) {
+      portLines.push(
+        `${host.name},0,${name},${peer},${s.vl},${s.bytesSent},${s.packetsSent},${num(s.meanInputBytes, 1)},${s.maxInputBytes},${num(s.blockedPs / 1e6)},${s.offTransitions}`,
+      );
     }
   }
   files.set("ports.csv", `${portLines.join("\n")}\n`);
@@ -115,7 +139,8 @@ export function seriesFiles(inputs: SeriesInputs): Map<string, string> {
     // Switches with output buffers: what waits there, beside what waits at the inputs.
     if (outputLines.length > 1) files.set("output-occupancy.csv", `${outputLines.join("\n")}\n`);
   }
-  if (sampler !== undefined) files.set("flow-control.csv", sampler.csv());
+  if (inputs.egress !== undefined) files.set("egress-occupancy.csv", egressCsv(inputs, ports));
+  if (sampler !== undefined) files.set("flow-control.csv", sampler.csv(endPs, ports));
 
   if (!scenario.metrics.messageTable) return files;
   const messageLines = [
@@ -129,4 +154,19 @@ export function seriesFiles(inputs: SeriesInputs): Map<string, string> {
   }
   files.set("messages.csv", `${messageLines.join("\n")}\n`);
   return files;
+}
+
+function egressCsv({ network, egress, endPs }: SeriesInputs, ports: PortMap): string {
+  const lines = ["bin_start_us,switch,port,vl,mean_egress_bytes,max_egress_bytes,port_name,peer"];
+  for (const sw of network.switches) {
+    for (const q of egress!.of(sw.index)?.series(endPs) ?? []) {
+      const { name, peer } = ports.switchPort(sw.index, q.port);
+      for (let i = 0; i < q.meanBytes.length; i++) {
+        lines.push(
+          `${num((i * egress!.binPs) / 1e6)},${sw.name},${q.port},${q.vl},${num(q.meanBytes[i]!, 1)},${q.maxBytes[i]},${name},${peer}`,
+        );
+      }
+    }
+  }
+  return `${lines.join("\n")}\n`;
 }

@@ -11,12 +11,15 @@ import { BlockedSampler } from "./blocked-sampler.js";
 import { buildNetwork } from "./build-network.js";
 import { CcSampler } from "./cc-sampler.js";
 import { Collector } from "./collector.js";
+import { EgressMeter } from "./egress-meter.js";
+import { PacketTrace, TRACE_FILE, type TraceInfo } from "./packet-trace.js";
 import { issuesFromError } from "./scenario/device-errors.js";
 import { ScenarioError } from "./scenario/issues.js";
 import { type Resolved, type ResolvedScenario, resolveScenario } from "./scenario/resolve.js";
 import { seriesFiles } from "./series.js";
 import type { Summary } from "./summary.js";
 import { buildSummary } from "./summary-build.js";
+import type { TraceOptions } from "./trace-filter.js";
 import { TrafficFeed } from "./traffic-feed.js";
 import { tunedV8Flags, tuneV8ForSimulation } from "./v8-tuning.js";
 
@@ -54,6 +57,12 @@ export interface SimulateOptions {
    * faster code, same results). Default true; false leaves V8's flags as they are.
    */
   readonly tuneV8?: boolean;
+  /**
+   * Record a packet trace (`trace.csv` in `files`, docs/model.md "Packet trace") of the events
+   * these filters let through; `{}` records every event up to the default bound. Bad filters
+   * reject with TraceOptionsError before the run. The other results do not change.
+   */
+  readonly trace?: TraceOptions;
 }
 
 /** Wall-clock facts of a run: kept out of `summary.json` so that file is reproducible. */
@@ -74,6 +83,8 @@ export interface RunInfo {
   readonly kindProfile?: readonly KindProfile[];
   /** V8 flags the simulator set in this process ({@link tuneV8ForSimulation}); [] if none. */
   readonly v8Flags: readonly string[];
+  /** The packet trace's rows and whether its bound cut it, when the run recorded one. */
+  readonly trace?: TraceInfo;
 }
 
 export interface SimulationResult {
@@ -116,7 +127,20 @@ export async function simulate(
         input,
         options.baseDir === undefined ? {} : { baseDir: options.baseDir },
       );
-  const network = prepare(resolved);
+  // Only a run that asks for the egress series runs the meter's switch part.
+  const egress = resolved.scenario.metrics.series.includes("egress-occupancy")
+    ? new EgressMeter(
+        usToPs(resolved.scenario.metrics.binUs),
+        resolved.scenario.switch.outputBufferBytes > 0,
+      )
+    : undefined;
+  // Only a run that traces runs the trace's hooks (docs/model.md, "Packet trace").
+  const trace =
+    options.trace === undefined
+      ? undefined
+      : new PacketTrace(options.trace, resolved.topology.fabric);
+  const network = prepare(resolved, egress, trace);
+  trace?.attach(network);
   const { scenario } = resolved;
   const baseDir = options.baseDir ?? process.cwd();
   const warmupPs = usToPs(scenario.run.warmupUs);
@@ -250,10 +274,12 @@ export async function simulate(
     collector,
     sampler,
     ccSampler,
+    egress,
     endPs,
     binPs,
     portStats,
   });
+  if (trace !== undefined) files.set(TRACE_FILE, trace.csv());
   const summaryMs = performance.now() - summaryStart;
   return {
     scenario,
@@ -272,14 +298,18 @@ export async function simulate(
       platform: `${process.platform}-${process.arch}`,
       v8Flags: tunedV8Flags(),
       ...(options.profileKinds === true ? { kindProfile: scheduler.kindProfile() } : {}),
+      ...(trace === undefined ? {} : { trace: trace.info() }),
     },
   };
 }
 
-/** Builds the network of a resolved scenario, turning device validation errors into issues. */
-export function prepare(resolved: Resolved): Network {
+/**
+ * Builds the network of a resolved scenario (with `egress`, measuring its egress queues; with
+ * `trace`, its hooks), turning device validation errors into issues.
+ */
+export function prepare(resolved: Resolved, egress?: EgressMeter, trace?: PacketTrace): Network {
   try {
-    return buildNetwork(resolved);
+    return buildNetwork(resolved, egress, trace);
   } catch (error) {
     if (error instanceof RangeError || error instanceof TypeError) {
       throw new ScenarioError(issuesFromError(error));

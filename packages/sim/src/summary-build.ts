@@ -2,6 +2,7 @@ import { psToUs, type TimePs } from "@cclab/core-des";
 import type { SwitchPortStats } from "@cclab/fabric-switch";
 import type { Network } from "@cclab/network";
 import { type Collector, type FlowRecord, jainOrNull, percentilesOf, round } from "./collector.js";
+import { PortMap } from "./port-map.js";
 import type { ResolvedScenario } from "./scenario/resolve.js";
 import type { Summary } from "./summary.js";
 import type { TrafficFeed } from "./traffic-feed.js";
@@ -201,13 +202,17 @@ function congestedPorts(
   portStats: readonly (readonly SwitchPortStats[])[],
 ): Summary["congestedPorts"] {
   const rows: Summary["congestedPorts"][number][] = [];
+  const ports = new PortMap(network.topology.fabric);
   for (const sw of network.switches) {
     for (const stats of portStats[sw.index]!) {
+      const { name, peer } = ports.switchPort(sw.index, stats.port);
       stats.meanInputBytes.forEach((mean, vl) => {
         if (mean <= 0 && stats.blockedPs[vl]! <= 0) return;
         rows.push({
           switch: sw.name,
           port: stats.port,
+          portName: name,
+          peer,
           vl,
           meanInputBytes: round(mean, 1),
           maxInputBytes: stats.maxInputBytes[vl]!,

@@ -59,6 +59,10 @@ const portSchema = z
   .object({
     switch: z.string(),
     port: z.number().int(),
+    portName: z.string().describe("the port's name, e.g. S3.p5 (docs/model.md, Port names)"),
+    peer: z
+      .string()
+      .describe("what the port's cable leads to (where its packets come from): H17, S2.p1"),
     vl: z.number().int(),
     meanInputBytes: z.number(),
     maxInputBytes: z.number(),

@@ -95,7 +95,7 @@ export function textSummary(summary: Summary, run?: RunInfo): string {
         summary.congestedPorts
           .slice(0, 5)
           .map((p) => [
-            `${p.switch} port ${p.port}`,
+            `${p.portName} (from ${p.peer})`,
             String(p.vl),
             fmt(p.meanInputBytes, 0),
             String(p.maxInputBytes),

@@ -27,17 +27,24 @@ export const SERIES = [
   "port-occupancy",
   "flow-control",
   "cc",
+  "egress-occupancy",
 ] as const;
 export type SeriesName = (typeof SERIES)[number];
+
+/**
+ * The series written when `metrics.series` is not given: all but `egress-occupancy`, which
+ * runs a switch part on every packet and is asked for by name (packages/sim/README.md).
+ */
+export const DEFAULT_SERIES: readonly SeriesName[] = SERIES.filter((s) => s !== "egress-occupancy");
 
 /** The `metrics` section: what is recorded besides the summary. */
 export const metricsSchema = strictObject({
   binUs: time("width of the bins of every time series", "µs", 0, true).default(10),
   series: z
     .array(oneOf(SERIES, "a series"))
-    .default([...SERIES])
+    .default([...DEFAULT_SERIES])
     .describe(
-      "series written as CSV: per-flow throughput, per-host receive throughput by traffic group, per-port/VL input occupancy, per-port blocked (paused or credit-starved) time, per-flow CC state (e.g. CCTI and rate)",
+      "series written as CSV: per-flow throughput, per-host receive throughput by traffic group, per-port/VL input occupancy, per-port blocked (paused or credit-starved) time, per-flow CC state (e.g. CCTI and rate), per-output-port/VL egress queue (egress-occupancy: not by default)",
     ),
   maxFlowSeries: count(
     "flow-throughput is written for at most this many flows (the first by first message); the summary has every flow",
