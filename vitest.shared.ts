@@ -17,6 +17,10 @@ export function cclabProject(name: string): ViteUserConfig {
       name,
       include: ["src/**/*.test.ts", "test/**/*.test.ts"],
       environment: "node",
+      // A test's own time limit, not a performance bound (those are `npm run bench`): property
+      // tests of whole fabrics take a few seconds alone and several times that on a loaded
+      // 2-core machine, where vitest's 5 s default failed correct runs.
+      testTimeout: 60_000,
     },
   });
 }
