@@ -24,7 +24,7 @@ const HELP = `cclab: simulate lossless fabrics (InfiniBand credits, Ethernet PFC
 
 Usage:
   cclab run <scenario.yaml> [--out DIR] [--seed N] [--set path=value ...] [--quiet] [--no-plots]
-            [--profile] [--progress-seconds S] [--trace [--trace-flows …] [--trace-ports …] …]
+            [--profile] [--progress-seconds S] [--force] [--trace [--trace-flows …] …]
   cclab validate <scenario.yaml> [--seed N] [--set path=value ...]
   cclab plot <result-dir> [--series NAME ...] [--port NAME ...] [--flow FLOW ...]
   cclab topology <scenario.yaml> [--csv] [--seed N] [--set path=value ...]
@@ -60,6 +60,9 @@ Options:
   --progress-seconds S
                      seconds between those plain lines (default ${DEFAULT_PROGRESS_SECONDS})
   --no-plots         skip the figures (cclab plot draws them later from the saved CSVs)
+  --force            run even when the estimated memory (series bins, buffers' packets,
+                     messages.csv, flow table) exceeds this machine's; without it such a run
+                     is refused with the estimate (exit 2)
   --profile          time the event handlers by kind (one event in ${PROFILE_SAMPLE_EVERY} of each kind) and print
                      each kind's events, share of the handlers' time and µs per event; also
                      in run.json as kindProfile. The results are the same as without it
@@ -290,6 +293,7 @@ const OPTIONS = {
   "no-plots": { type: "boolean" },
   profile: { type: "boolean" },
   "progress-seconds": { type: "string" },
+  force: { type: "boolean" },
   trace: { type: "boolean" },
   "trace-flows": { type: "string", multiple: true },
   "trace-ports": { type: "string", multiple: true },
@@ -323,6 +327,7 @@ const COMMAND_OPTIONS: Record<Command, readonly string[]> = {
     "no-plots",
     "profile",
     "progress-seconds",
+    "force",
     "trace",
     "trace-flows",
     "trace-ports",

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseTable, plotRun, RUN_FIGURES, type RunFigureName } from "@cclab/plot";
+import { unfinishedRunMessage } from "@cclab/sim";
 import { EXIT, type Io, UsageError } from "./errors.js";
 
 /** `cclab plot <result-dir> [--series name ...] [--port NAME ...] [--flow FLOW ...]`. */
@@ -13,6 +14,8 @@ export async function plot(
     throw new UsageError("cclab plot: give exactly one result directory (see cclab plot --help)");
   }
   const dir = positionals[0]!;
+  const unfinished = unfinishedRunMessage(dir);
+  if (unfinished !== undefined) throw new UsageError(`cclab plot: ${unfinished}`);
   if (!existsSync(join(dir, "summary.json"))) {
     throw new UsageError(
       `cclab plot: ${dir} has no summary.json; give the directory of a finished cclab run`,

@@ -1,7 +1,10 @@
 import { readFileSync } from "node:fs";
+import { totalmem } from "node:os";
 import { join } from "node:path";
 import { plotRun } from "@cclab/plot";
 import {
+  estimateMemory,
+  formatBytes,
   kindProfileTable,
   markRunFailed,
   PROFILE_SAMPLE_EVERY,
@@ -10,6 +13,7 @@ import {
   RunInterrupted,
   readScenarioFile,
   resolveScenario,
+  ScenarioError,
   simulate,
   TraceOptionsError,
   writeResults,
@@ -27,7 +31,11 @@ export interface RunValues extends TraceValues {
   "no-plots"?: boolean;
   profile?: boolean;
   "progress-seconds"?: string;
+  force?: boolean;
 }
+
+/** Signals that interrupt `cclab run`, leaving `run.json` saying "interrupted" (exit 130). */
+const STOP_SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
 
 /** Seconds between plain progress lines when stderr is not a terminal (batch logs). */
 export const DEFAULT_PROGRESS_SECONDS = 5;
@@ -54,6 +62,26 @@ export function parseSeed(text: string | undefined, command: string): number | u
   return seed;
 }
 
+/**
+ * Refuses a run whose estimated memory (estimateMemory, packages/sim/README.md) exceeds the
+ * machine's, before anything is written; `--force` runs it anyway.
+ */
+function refuseTooLarge(resolved: Parameters<typeof estimateMemory>[0]): void {
+  const estimate = estimateMemory(resolved);
+  const total = totalmem();
+  if (estimate.bytes <= total) return;
+  const parts = estimate.parts
+    .filter((p) => p.bytes > 0)
+    .map((p) => `${p.name} ${formatBytes(p.bytes)}`)
+    .join(", ");
+  throw new ScenarioError([
+    {
+      path: "",
+      message: `the run would need about ${formatBytes(estimate.bytes)} of memory (${parts}${estimate.bins === null ? "" : `; ${estimate.bins} bins`}), more than this machine's ${formatBytes(total)} (os.totalmem()); shrink the largest part (metrics.binUs, metrics.maxFlowSeries, metrics.series, metrics.maxMessageRecords, metrics.flowTable, buffers) or run with --force`,
+    },
+  ]);
+}
+
 /** `cclab run` and `cclab validate`. */
 export async function runOrValidate(
   command: "run" | "validate",
@@ -78,6 +106,7 @@ export async function runOrValidate(
     io.stdout.write(`ok: ${file} (${resolved.scenario.name})\n`);
     return EXIT.ok;
   }
+  if (values.force !== true) refuseTooLarge(resolved);
   const trace = traceOptionsOf(values, resolved.topology.fabric);
   const out = values.out ?? join("results", resolved.scenario.name);
   checkOutDir(out, command);
@@ -87,9 +116,16 @@ export async function runOrValidate(
   // every few seconds, which `tail -f` and batch systems show as they come.
   const showProgress = values.quiet !== true && io.stderr.isTTY === true;
   const logProgress = values.quiet !== true && io.stderr.isTTY !== true;
+  // Ctrl-C, `kill` (SIGTERM, as batch systems and containers stop a job) and a closed
+  // terminal (SIGHUP) all stop the run between two slices, so run.json says "interrupted";
+  // only SIGKILL cannot be caught (commands reading the folder then report the run killed).
   const controller = new AbortController();
-  const onSigint = () => controller.abort();
-  process.once("SIGINT", onSigint);
+  let caught: NodeJS.Signals | undefined;
+  const onSignal = (signal: NodeJS.Signals) => {
+    caught ??= signal;
+    controller.abort();
+  };
+  for (const signal of STOP_SIGNALS) process.once(signal, onSignal);
   try {
     const result = await simulate(resolved, {
       baseDir,
@@ -135,11 +171,12 @@ export async function runOrValidate(
     if (error instanceof TraceOptionsError) throw traceUsageError(error);
     if (showProgress) io.stderr.write("\n");
     if (started) {
-      if (error instanceof RunInterrupted) markRunFailed(out, "interrupted", error.message);
-      else markRunFailed(out, "failed", (error as Error).message);
+      if (error instanceof RunInterrupted) {
+        markRunFailed(out, "interrupted", `${error.message}${caught ? ` (${caught})` : ""}`);
+      } else markRunFailed(out, "failed", (error as Error).message);
     }
     throw error;
   } finally {
-    process.removeListener("SIGINT", onSigint);
+    for (const signal of STOP_SIGNALS) process.removeListener(signal, onSignal);
   }
 }

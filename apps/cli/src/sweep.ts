@@ -3,6 +3,8 @@ import { join } from "node:path";
 import {
   checkRedisUrl,
   DEFAULT_QUEUE,
+  RedisUnavailableError,
+  redactUrl,
   runRedisWorker,
   runSweep,
   type SweepProgress,
@@ -85,7 +87,9 @@ export async function sweep(
     });
     if (showProgress) io.stderr.write("\n");
     const where =
-      redis === undefined ? "" : ` (through ${redis}, queue ${values.queue ?? DEFAULT_QUEUE})`;
+      redis === undefined
+        ? ""
+        : ` (through ${redactUrl(redis)}, queue ${values.queue ?? DEFAULT_QUEUE})`;
     io.stdout.write(
       `${report.points} points${where}: ${report.ran} run, ${report.resumed} finished earlier, ${report.failed.length} failed (${((Date.now() - t0) / 1000).toFixed(1)} s)\n`,
     );
@@ -110,6 +114,9 @@ export async function sweep(
       );
       return EXIT.interrupted;
     }
+    // Unreachable, a refused password, or lost mid-sweep: a message (password redacted), exit 2.
+    if (error instanceof RedisUnavailableError)
+      throw new UsageError(`cclab sweep: ${error.message}`);
     throw error;
   } finally {
     process.removeListener("SIGINT", onSigint);
@@ -155,6 +162,10 @@ export async function worker(
       signal: controller.signal,
     });
     return EXIT.ok;
+  } catch (error) {
+    if (error instanceof RedisUnavailableError)
+      throw new UsageError(`cclab worker: ${error.message}`);
+    throw error;
   } finally {
     process.removeListener("SIGINT", stop);
     process.removeListener("SIGTERM", stop);

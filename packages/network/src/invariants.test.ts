@@ -24,7 +24,7 @@ describe("invariant checks", () => {
     const net = busy();
     net.flowState({ kind: "host", index: 0 }).credits[0]! -= 1;
     expect(creditConservationViolation(net)).toMatch(
-      /^link 0 VL 0 at \d+ ps: held -?\d+ \+ on wire \d+ \+ buffered \d+ \+ returning \d+ = \d+, buffer 512 blocks$/,
+      /^link 0 \(host H0 → switch S0 port 0\) VL 0 at \d+ ps: held -?\d+ \+ on wire \d+ \+ buffered \d+ \+ returning \d+ = \d+, buffer 512 blocks$/,
     );
   });
 

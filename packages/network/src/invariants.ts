@@ -1,10 +1,18 @@
+import type { Endpoint } from "@cclab/fabric";
 import type { Network } from "./network.js";
+
+// The place a violation is at, as the other messages name devices: `switch S0 port 2`, `host H1`.
+function endName(network: Network, end: Endpoint): string {
+  return end.kind === "host"
+    ? `host ${network.hosts[end.index]!.name}`
+    : `switch ${network.switches[end.index]!.name} port ${end.port}`;
+}
 
 /**
  * Credit conservation (docs/model.md, "Invariants"): for every link and VL, credits held by the
  * sender + blocks on the wire + blocks buffered at the receiver (from that link) + credits on
- * their way back = the receiver's buffer in blocks. Returns the first violation as text, or
- * undefined.
+ * their way back = the receiver's buffer in blocks. Returns the first violation as text naming
+ * the link and its two ends (device and port) and the VL, or undefined.
  */
 export function creditConservationViolation(network: Network): string | undefined {
   if (network.discipline !== "credit") return undefined;
@@ -27,7 +35,7 @@ export function creditConservationViolation(network: Network): string | undefine
       const held = sender.credits[vl]!;
       const total = held + link.blocksInFlight[vl]! + buffered + link.creditsReturning[vl]!;
       if (total !== capacity || held < 0) {
-        return `link ${link.index} VL ${vl} at ${network.nowPs} ps: held ${held} + on wire ${link.blocksInFlight[vl]} + buffered ${buffered} + returning ${link.creditsReturning[vl]} = ${total}, buffer ${capacity} blocks`;
+        return `link ${link.index} (${endName(network, from)} → ${endName(network, to)}) VL ${vl} at ${network.nowPs} ps: held ${held} + on wire ${link.blocksInFlight[vl]} + buffered ${buffered} + returning ${link.creditsReturning[vl]} = ${total}, buffer ${capacity} blocks`;
       }
     }
   }

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
-import type { Summary } from "@cclab/sim";
+import { type Summary, unfinishedRunMessage } from "@cclab/sim";
 import { column, readTable } from "./csv.js";
 import { type Figure, type LinePoint, lineFigure, timeAxisFor } from "./figure.js";
 import { cdfPoints } from "./run-figures.js";
@@ -54,6 +54,8 @@ export interface Comparison {
 }
 
 function loadRun(dir: string, label: string): Run {
+  const unfinished = unfinishedRunMessage(dir);
+  if (unfinished !== undefined) throw new Error(unfinished);
   const file = join(dir, "summary.json");
   if (!existsSync(file)) {
     throw new Error(`${dir}: no summary.json (not a finished cclab run)`);

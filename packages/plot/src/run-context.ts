@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { unfinishedRunMessage } from "@cclab/sim";
 
 /** What to draw of a run: figures by name, and optionally only some ports or flows. */
 export interface RunSelection {
@@ -32,6 +33,9 @@ export interface RunContext {
 }
 
 export function runContext(dir: string, selection: RunSelection = {}): RunContext {
+  // A killed run says "running" in its run.json for good: name it before anything else.
+  const unfinished = unfinishedRunMessage(dir);
+  if (unfinished !== undefined) throw new Error(unfinished);
   const summaryPath = join(dir, "summary.json");
   if (!existsSync(summaryPath)) {
     throw new Error(

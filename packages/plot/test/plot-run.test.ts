@@ -1,5 +1,6 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { listedFiles } from "@cclab/sim";
 import { fc, test } from "@fast-check/vitest";
 import { describe, expect, it } from "vitest";
 import { scratchDir } from "../../sim/test/scratch-dir.js";
@@ -106,11 +107,39 @@ describe("plotRun", () => {
     expect(existsSync(join(dir, "plots/flow-throughput.svg"))).toBe(true);
   });
 
-  it("removes stale figures when redrawing everything", async () => {
-    mkdirSync(join(dir, "plots"), { recursive: true });
-    writeFileSync(join(dir, "plots/old.svg"), "<svg/>");
-    await plotRun(dir);
-    expect(readdirSync(join(dir, "plots"))).not.toContain("old.svg");
+  it("removes the figures it drew before when redrawing everything, and no file of the user's", async () => {
+    const again = resultDir({
+      "flow-throughput.csv": throughput(flows, 3),
+      "cc-flows.csv": csv("time_us,flow,src,dst,variable,value", [[10, 1, "H1", "H0", "ccti", 0]]),
+    });
+    mkdirSync(join(again, "plots"), { recursive: true });
+    writeFileSync(join(again, "plots/mine.svg"), "<svg/>");
+    writeFileSync(join(again, "plots/my-figure.png"), "not cclab's");
+    expect(await plotRun(again)).toContain("plots/cc-ccti.svg");
+    expect(listedFiles(again)).toContain("plots/cc-ccti.svg");
+    // The run's data changes (a rerun without CC): its CC figure is stale and goes.
+    rmSync(join(again, "cc-flows.csv"));
+    await plotRun(again);
+    expect(readdirSync(join(again, "plots")).sort()).toEqual([
+      "flow-throughput.png",
+      "flow-throughput.svg",
+      "flow-throughput.vl.json",
+      "mine.svg",
+      "my-figure.png",
+    ]);
+    expect(listedFiles(again).filter((f) => f.startsWith("plots/cc"))).toEqual([]);
+  });
+
+  it("removes figures named like its own from a folder of an older cclab (no manifest)", async () => {
+    const old = resultDir({ "flow-throughput.csv": throughput(flows, 3) });
+    mkdirSync(join(old, "plots"), { recursive: true });
+    for (const f of ["fct.svg", "cc-ccti.vl.json", "notes.txt"]) {
+      writeFileSync(join(old, "plots", f), "x");
+    }
+    await plotRun(old);
+    expect(readdirSync(join(old, "plots"))).toContain("notes.txt");
+    expect(readdirSync(join(old, "plots"))).not.toContain("fct.svg");
+    expect(readdirSync(join(old, "plots"))).not.toContain("cc-ccti.vl.json");
   });
 
   it("refuses a directory without summary.json, naming it", () => {

@@ -1,18 +1,37 @@
 export { PROFILE_SAMPLE_EVERY } from "@cclab/core-des";
 export { TRAFFIC_PATTERNS } from "@cclab/traffic";
 export { kindProfileTable } from "./kind-profile.js";
+export { estimateMemory, formatBytes, type MemoryEstimate } from "./memory-estimate.js";
 export { TRACE_COLUMNS, TRACE_FILE, type TraceInfo } from "./packet-trace.js";
 export { type ParamDoc, paramDocs } from "./param-docs.js";
 export { type CcPlugin, ccPlugins, loadPluginModules, registerCcPlugin } from "./plugins.js";
 export { type PortEntry, PortMap, portName } from "./port-map.js";
 export {
+  listedFiles,
+  MANIFEST,
   markRunFailed,
   prepareResultDir,
+  RUN_STATES,
+  type RunState,
+  readRunState,
+  recordFiles,
+  removeIfEmpty,
+  removeListedFiles,
   resultFiles,
+  unfinishedRunMessage,
   writeResultFiles,
   writeResults,
 } from "./results.js";
 export { formatIssues, ScenarioError, type ScenarioIssue } from "./scenario/issues.js";
+export {
+  documentIssues,
+  FORBIDDEN_KEYS,
+  forbiddenKeyMessage,
+  MAX_BINS,
+  MAX_DEPTH,
+  MAX_YAML_ALIASES,
+  MIN_BIN_US,
+} from "./scenario/limits.js";
 export {
   applyOverrides,
   type LoadedScenarioFile,

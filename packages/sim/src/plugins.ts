@@ -1,7 +1,9 @@
+import { pathToFileURL } from "node:url";
 import { dcqcnPlugin } from "@cclab/cc-dcqcn";
 import { infinibandPlugin } from "@cclab/cc-infiniband";
 import { assertSpecVersion, type CcPlugin, isCcPlugin, isZodSchema } from "@cclab/fabric";
 import type { z } from "zod";
+import { type PluginSpecifierOptions, resolvePluginSpecifier } from "./plugin-specifier.js";
 
 /**
  * A congestion-control plugin as a scenario names it (defined by the contract,
@@ -41,19 +43,35 @@ export function ccPlugins(): ReadonlyMap<string, CcPlugin> {
 
 /**
  * Imports the modules a scenario lists under `plugins` and registers every `CcPlugin` they
- * export as `ccPlugins` (an array) or as the default export. Returns issues for modules that
- * cannot be loaded or export nothing usable, and for each exported plugin that cannot be used
- * (its `params` not a zod schema, its `specVersion` not implemented here, ...).
+ * export as `ccPlugins` (an array) or as the default export. Importing a module runs its code:
+ * only npm package names and file paths are imported, resolved from `options.baseDir` (the
+ * scenario's folder; default the working directory), and any other entry (a `data:` or
+ * `http:` URL, ...) is an issue before anything is imported (see `plugin-specifier.ts`).
+ * Returns issues for modules that are refused, cannot be loaded or export nothing usable, and
+ * for each exported plugin that cannot be used (its `params` not a zod schema, its
+ * `specVersion` not implemented here, ...).
  */
 export async function loadPluginModules(
   specifiers: readonly string[],
+  options: Partial<PluginSpecifierOptions> = {},
 ): Promise<{ path: string; message: string }[]> {
   const issues: { path: string; message: string }[] = [];
+  const where: PluginSpecifierOptions = {
+    ...options,
+    baseDir: options.baseDir ?? process.cwd(),
+  };
+  // Every entry is checked before the first import; a refused one is never imported.
+  const resolved = specifiers.map((specifier) => resolvePluginSpecifier(specifier, where));
   for (const [i, specifier] of specifiers.entries()) {
     const path = `plugins[${i}]`;
+    const { file, refused } = resolved[i]!;
+    if (file === undefined) {
+      issues.push({ path, message: refused });
+      continue;
+    }
     let mod: { default?: unknown; ccPlugins?: unknown };
     try {
-      mod = (await import(specifier)) as typeof mod;
+      mod = (await import(pathToFileURL(file).href)) as typeof mod;
     } catch (error) {
       issues.push({
         path,

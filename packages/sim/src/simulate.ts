@@ -39,6 +39,8 @@ export interface Progress {
 export interface SimulateOptions {
   /** Directory that relative file names in the scenario (trace files) are read from. */
   readonly baseDir?: string;
+  /** Where `plugins` resolve from, when not `baseDir` (`ResolveOptions.pluginDir`). */
+  readonly pluginDir?: string;
   /** Called about every `progressIntervalMs` of wall time, and once at the end. */
   readonly onProgress?: (progress: Progress) => void;
   readonly progressIntervalMs?: number;
@@ -95,6 +97,20 @@ export interface SimulationResult {
   readonly files: ReadonlyMap<string, string>;
 }
 
+/**
+ * The first invariant (docs/model.md, "Invariants") the network breaks now, by name, with the
+ * place (link and its ends, or device, port and VL) and the figures; undefined if none.
+ */
+function invariantViolation(
+  network: Network,
+): { readonly invariant: string; readonly detail: string } | undefined {
+  const credit = creditConservationViolation(network);
+  if (credit !== undefined) return { invariant: "credit conservation", detail: credit };
+  const buffer = bufferOverflowViolation(network);
+  if (buffer !== undefined) return { invariant: "buffers within their size", detail: buffer };
+  return undefined;
+}
+
 /** The run could not finish correctly: an invariant broke or the fabric deadlocked. */
 export class RunFailure extends Error {
   override name = "RunFailure";
@@ -123,10 +139,10 @@ export async function simulate(
   const t0 = performance.now();
   const resolved = isResolved(input)
     ? input
-    : await resolveScenario(
-        input,
-        options.baseDir === undefined ? {} : { baseDir: options.baseDir },
-      );
+    : await resolveScenario(input, {
+        ...(options.baseDir === undefined ? {} : { baseDir: options.baseDir }),
+        ...(options.pluginDir === undefined ? {} : { pluginDir: options.pluginDir }),
+      });
   // Only a run that asks for the egress series runs the meter's switch part.
   const egress = resolved.scenario.metrics.series.includes("egress-occupancy")
     ? new EgressMeter(
@@ -187,6 +203,23 @@ export async function simulate(
   const scheduler = network.scheduler;
   if (options.profileKinds === true) scheduler.profileKinds();
   const capPs = durationPs ?? MAX_TIME_PS;
+  // run.checkInvariants: the end check below always runs; `periodic` adds one after every slice,
+  // `every-event` one after every event (the scheduler's stopWhen, which stops the run there).
+  const checks = scenario.run.checkInvariants;
+  const broken = (seen: string) => {
+    const v = invariantViolation(network);
+    return v === undefined
+      ? undefined
+      : new RunFailure(`invariant broken: ${v.invariant}, seen ${seen}: ${v.detail}`);
+  };
+  let eventViolation = false;
+  const runOptions: { untilPs: TimePs; stopWhen?: () => boolean } = { untilPs: 0 };
+  if (checks === "every-event") {
+    runOptions.stopWhen = () =>
+      (eventViolation =
+        creditConservationViolation(network) !== undefined ||
+        bufferOverflowViolation(network) !== undefined);
+  }
   const runStart = performance.now();
   let lastReport = runStart;
   let slicePs = usToPs(1);
@@ -213,7 +246,15 @@ export async function simulate(
   for (;;) {
     const sliceStart = performance.now();
     const target = Math.min(scheduler.nowPs + slicePs, capPs);
-    const outcome = scheduler.run({ untilPs: target });
+    runOptions.untilPs = target;
+    const outcome = scheduler.run(runOptions);
+    if (eventViolation) {
+      throw broken(`after the event at ${psToUs(scheduler.nowPs)} µs`)!;
+    }
+    if (checks === "periodic") {
+      const failure = broken(`at the end of the slice ending at ${psToUs(scheduler.nowPs)} µs`);
+      if (failure !== undefined) throw failure;
+    }
     if (outcome === "stopped") {
       status = "complete";
       break;
@@ -254,8 +295,8 @@ export async function simulate(
   sampler?.record(endPs);
   ccSampler?.record(endPs);
   report();
-  const violation = creditConservationViolation(network) ?? bufferOverflowViolation(network);
-  if (violation !== undefined) throw new RunFailure(`invariant broken: ${violation}`);
+  const failure = broken(`at the end of the run, ${psToUs(endPs)} µs`);
+  if (failure !== undefined) throw failure;
   const wallMs = performance.now() - runStart;
   const summaryStart = performance.now();
   const portStats = network.switches.map((sw) => sw.portStats(endPs));

@@ -6,13 +6,23 @@ export {
   type PoolOptions,
   runOnThreads,
 } from "./local-pool.js";
+export {
+  checkOutcome,
+  checkTask,
+  pointOutcomeSchema,
+  pointTaskSchema,
+  RESULT_FILE_NAMES,
+} from "./point-data.js";
 export { axisValues, expandPoints, MAX_POINTS, type SweepPoint, sweepSeeds } from "./points.js";
 export {
   checkRedisUrl,
   DEFAULT_QUEUE,
   jobIdOf,
+  probeRedis,
   type RedisCoordinatorOptions,
+  RedisUnavailableError,
   type RedisWorkerOptions,
+  redactUrl,
   runOnRedis,
   runRedisWorker,
 } from "./redis.js";

@@ -18,11 +18,19 @@ export type PointOutcome =
 /**
  * Runs one point of a sweep. A point that cannot run (its scenario is invalid, an invariant
  * broke) is an outcome, not an exception: the sweep reports it and goes on. Only a bug or a
- * dead worker ends without an outcome.
+ * dead worker ends without an outcome. `pluginDir`, when given, is where the scenario's
+ * `plugins` resolve from and the only folder plugin files may be in (a Redis worker's own
+ * working directory, never a path from the job); without it they resolve from `baseDir`.
  */
-export async function runPoint(task: PointTask): Promise<PointOutcome> {
+export async function runPoint(
+  task: PointTask,
+  options: { readonly pluginDir?: string } = {},
+): Promise<PointOutcome> {
   try {
-    const result = await simulate(task.document, { baseDir: task.baseDir });
+    const result = await simulate(task.document, {
+      baseDir: task.baseDir,
+      ...(options.pluginDir === undefined ? {} : { pluginDir: options.pluginDir }),
+    });
     const files = resultFiles(result).filter(([name]) => task.keepSeries || !name.endsWith(".csv"));
     return { status: "complete", files };
   } catch (error) {

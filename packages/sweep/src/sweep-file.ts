@@ -1,6 +1,12 @@
 import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
-import { parseScenarioText, readScenarioFile, ScenarioError, type ScenarioIssue } from "@cclab/sim";
+import {
+  forbiddenKeyMessage,
+  parseScenarioText,
+  readScenarioFile,
+  ScenarioError,
+  type ScenarioIssue,
+} from "@cclab/sim";
 import { z } from "zod";
 
 /** A sweep file that cannot run: every problem, with the path of its field. */
@@ -117,6 +123,19 @@ export function readSweepFile(file: string): LoadedSweep {
   }
   const sweep = parsed.data;
   const issues: ScenarioIssue[] = [];
+  // Paths are --set paths: a prototype key in one would reach Object.prototype (limits.ts).
+  for (const [section, paths] of [
+    ["set", Object.keys(sweep.set)],
+    ["axes", Object.keys(sweep.axes)],
+  ] as const) {
+    for (const path of paths) {
+      const refused = path
+        .split(/[.[\]]/)
+        .map(forbiddenKeyMessage)
+        .find((m) => m !== undefined);
+      if (refused !== undefined) issues.push({ path: `${section}.${path}`, message: refused });
+    }
+  }
   for (const path of Object.keys(sweep.axes)) {
     if (path === "seed")
       issues.push({ path: "axes.seed", message: "sweep seeds with `seeds:`, not as an axis" });

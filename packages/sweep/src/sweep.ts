@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { writeFigures } from "@cclab/plot";
 import { formatIssues, resolveScenario, ScenarioError, writeResultFiles } from "@cclab/sim";
 import { defaultThreads, runOnThreads } from "./local-pool.js";
+import { checkOutcome } from "./point-data.js";
 import { expandPoints, type SweepPoint } from "./points.js";
 import { runOnRedis } from "./redis.js";
 import type { PointOutcome, PointTask } from "./run-point.js";
@@ -128,18 +129,16 @@ export async function runSweep(file: string, options: SweepOptions = {}): Promis
     });
   report();
   const byId = new Map(pending.map((p) => [p.point.id, p]));
-  const sink = (task: PointTask, outcome: PointOutcome) => {
+  const sink = (task: PointTask, result: unknown) => {
     const { point, scenarioSha256 } = byId.get(task.pointId)!;
     const dir = join(out, "points", point.id);
+    // A worker's result is data from another process or machine: checked before it is written.
+    const { outcome, summary } = checkOutcome(result);
     savePoint(dir, point, scenarioSha256, outcome);
     records.set(
       point.id,
       outcome.status === "complete"
-        ? {
-            point,
-            status: "complete",
-            summary: JSON.parse(fileText(outcome.files, "summary.json")),
-          }
+        ? { point, status: "complete", summary }
         : { point, status: "failed", error: outcome.error },
     );
     report({ id: point.id, status: outcome.status });
@@ -244,12 +243,6 @@ function savePoint(dir: string, point: SweepPoint, sha: string, outcome: PointOu
   // point.json before summary.json: a summary is only trusted beside a matching point.json.
   writeFileSync(join(dir, "point.json"), json(meta));
   writeResultFiles(dir, outcome.files);
-}
-
-function fileText(files: readonly (readonly [string, string])[], name: string): string {
-  const found = files.find(([n]) => n === name);
-  if (found === undefined) throw new Error(`a point's result has no ${name}`);
-  return found[1];
 }
 
 /** The sweep as run: the file's fields with ranges expanded and the list of points. */

@@ -22,12 +22,18 @@ function freePort(): Promise<number> {
   });
 }
 
-/** A throwaway Redis on loopback: no persistence, killed by `stop`. */
-export async function startRedis(): Promise<{ url: string; stop: () => void }> {
-  const port = await freePort();
+/**
+ * A throwaway Redis on loopback: no persistence, killed by `stop`. `port` restarts one on the
+ * port of a stopped one; `password` makes it require one (the URL then carries it).
+ */
+export async function startRedis(
+  options: { port?: number; password?: string } = {},
+): Promise<{ url: string; port: number; stop: () => void }> {
+  const port = options.port ?? (await freePort());
+  const auth = options.password === undefined ? [] : ["--requirepass", options.password];
   const child: ChildProcess = spawn(
     "redis-server",
-    ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+    ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", ...auth],
     { stdio: ["ignore", "pipe", "pipe"] },
   );
   await new Promise<void>((resolve, reject) => {
@@ -48,7 +54,12 @@ export async function startRedis(): Promise<{ url: string; stop: () => void }> {
       reject(new Error(`redis-server exited with ${code}:\n${out}`));
     });
   });
-  return { url: `redis://127.0.0.1:${port}`, stop: () => child.kill("SIGKILL") };
+  const credentials = options.password === undefined ? "" : `:${options.password}@`;
+  return {
+    url: `redis://${credentials}127.0.0.1:${port}`,
+    port,
+    stop: () => child.kill("SIGKILL"),
+  };
 }
 
 /** A `cclab worker` process from the test bundle, with its output collected. */

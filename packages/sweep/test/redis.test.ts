@@ -97,7 +97,14 @@ describe.skipIf(!installed)("sweeps through Redis (BullMQ) with cclab worker pro
     const doomed = worker("kill", ...lock);
     await doomed.waitFor("worker ready");
     const out = join(dir, "kill");
-    const sweep = runSweep(file, { out, redis: { url: redis.url, queue: "kill" } });
+    const reported: string[] = [];
+    const sweep = runSweep(file, {
+      out,
+      redis: { url: redis.url, queue: "kill" },
+      onProgress: (p) => {
+        if (p.last !== undefined) reported.push(p.last.id);
+      },
+    });
     await doomed.waitFor("start eight ");
     const started = /start eight (p\d+)/.exec(doomed.output())![1]!;
     doomed.child.kill("SIGKILL");
@@ -105,6 +112,8 @@ describe.skipIf(!installed)("sweeps through Redis (BullMQ) with cclab worker pro
     const report = await sweep;
     expect(report).toMatchObject({ points: 8, failed: [] });
     expect(readFileSync(join(out, "sweep.csv"), "utf8")).toBe(reference);
+    // Every point finished exactly once, the killed worker's too.
+    expect([...reported].sort()).toEqual(["p1", "p2", "p3", "p4", "p5", "p6", "p7", "p8"]);
     // The killed worker's point was run again, by the rescuer.
     expect(rescuer.output()).toContain(`complete eight ${started}`);
     expect(doomed.output()).not.toContain(`complete eight ${started}`);

@@ -8,13 +8,19 @@ import { z } from "zod";
  */
 
 // What the user gave, as they would write it: JSON shows Infinity and NaN (YAML's .inf, .nan)
-// as null.
-const got = (input: unknown) =>
-  input === undefined
-    ? "nothing"
-    : typeof input === "number" && !Number.isFinite(input)
-      ? String(input)
-      : JSON.stringify(input);
+// as null. Long values are cut (a message quotes a field, not a whole list); nesting is bounded
+// before validation (limits.ts), so JSON.stringify does not overflow the stack.
+const got = (input: unknown) => {
+  if (input === undefined) return "nothing";
+  if (typeof input === "number" && !Number.isFinite(input)) return String(input);
+  let text: string;
+  try {
+    text = JSON.stringify(input) ?? String(input);
+  } catch {
+    text = typeof input;
+  }
+  return text.length > 120 ? `${text.slice(0, 117)}...` : text;
+};
 
 /** A strict object: an unknown key is an error that lists the allowed keys. */
 export function strictObject<Shape extends z.ZodRawShape>(shape: Shape, meaning?: string) {

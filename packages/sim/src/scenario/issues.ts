@@ -15,9 +15,16 @@ export class ScenarioError extends Error {
   }
 }
 
-/** `path: message` lines; the scenario root is shown as `(scenario)`. */
+/** At most this many issues are shown (a list of a million bad items is counted, not printed). */
+const MAX_SHOWN = 200;
+
+/** `path: message` lines; the scenario root is shown as `(scenario)`. Flat, no recursion. */
 export function formatIssues(issues: readonly ScenarioIssue[]): string {
-  return issues.map((i) => `${i.path === "" ? "(scenario)" : i.path}: ${i.message}`).join("\n");
+  const lines = issues
+    .slice(0, MAX_SHOWN)
+    .map((i) => `${i.path === "" ? "(scenario)" : i.path}: ${i.message}`);
+  if (issues.length > MAX_SHOWN) lines.push(`… and ${issues.length - MAX_SHOWN} more problems`);
+  return lines.join("\n");
 }
 
 /** `a.b[2].c` from zod-style path segments. */

@@ -8,6 +8,7 @@ import { ccPlugins, loadPluginModules } from "../plugins.js";
 import { TOPOLOGY_KINDS } from "../topologies.js";
 import { issuesFromError } from "./device-errors.js";
 import { joinPath, ScenarioError, type ScenarioIssue } from "./issues.js";
+import { documentIssues, MAX_BINS } from "./limits.js";
 import { scenarioMessage } from "./messages.js";
 import { metricsSchema } from "./run.js";
 import { type ScenarioTop, scenarioSchema } from "./schema.js";
@@ -139,9 +140,16 @@ function parseSections(input: Record<string, unknown>): Partial<ScenarioTop> {
 export interface ResolveOptions {
   /**
    * The scenario file's directory: files it names (a trace) are read from there and their
-   * contents checked too. Without it those checks wait for the run.
+   * contents checked too. Without it those checks wait for the run. `plugins` (package names,
+   * relative paths) resolve from there too, or from the working directory without it.
    */
   readonly baseDir?: string;
+  /**
+   * Where `plugins` resolve from instead of `baseDir`, and the only folder plugin files may be
+   * in: a sweep worker gives its own working directory, so a queued job cannot make it import
+   * a file from anywhere else.
+   */
+  readonly pluginDir?: string;
 }
 
 /**
@@ -157,6 +165,9 @@ export async function resolveScenario(
     baseDir === undefined
       ? undefined
       : (path: string) => readFileSync(resolvePath(baseDir, path), "utf8");
+  // Nesting and prototype keys first: every check below walks the document (limits.ts).
+  const limitIssues = documentIssues(input);
+  if (limitIssues.length > 0) throw new ScenarioError(limitIssues);
   const issues: ScenarioIssue[] = [];
   const raw = (typeof input === "object" && input !== null ? input : {}) as Record<string, unknown>;
   // Every check runs on what it needs, so one run of `validate` lists every problem it can find:
@@ -182,7 +193,14 @@ export async function resolveScenario(
   const reported = new Set([...nameIssues.map((i) => i.path), "topology"]);
   issues.push(...nameIssues, ...withoutPaths(topIssues, reported));
   const sections: Partial<ScenarioTop> = top ?? parseSections(named);
-  issues.push(...(await loadPluginModules(sections.plugins ?? [])));
+  const { pluginDir } = options;
+  const pluginWhere =
+    pluginDir !== undefined
+      ? { baseDir: pluginDir, confineFilesTo: pluginDir }
+      : baseDir !== undefined
+        ? { baseDir }
+        : {};
+  issues.push(...(await loadPluginModules(sections.plugins ?? [], pluginWhere)));
 
   const traffic = resolveTraffic(named.traffic, sections, topology, readFile, issues, reported);
   const before = issues.length;
@@ -193,6 +211,13 @@ export async function resolveScenario(
     issues.push({
       path: "run",
       message: "give run.durationUs (µs), or run.untilComplete: true for finite traffic",
+    });
+  }
+  const binUs = (sections.metrics ?? metricsSchema.parse({})).binUs;
+  if (run?.durationUs !== undefined && run.durationUs / binUs > MAX_BINS) {
+    issues.push({
+      path: "metrics.binUs",
+      message: `gives ${Math.ceil(run.durationUs / binUs)} bins over run.durationUs (${run.durationUs} µs); at most ${MAX_BINS} bins: use binUs ≥ ${run.durationUs / MAX_BINS} µs, got ${binUs}`,
     });
   }
   if (run?.durationUs !== undefined && run.warmupUs >= run.durationUs) {

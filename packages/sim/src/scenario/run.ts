@@ -1,7 +1,12 @@
 import { z } from "zod";
 import { count, oneOf, strictObject, time } from "./fields.js";
+import { MAX_BINS, MIN_BIN_US } from "./limits.js";
 
-/** The `run` section: how long to simulate. */
+/** When a run checks its invariants (`run.checkInvariants`; packages/sim/README.md). */
+export const INVARIANT_CHECKS = ["end", "periodic", "every-event"] as const;
+export type InvariantCheck = (typeof INVARIANT_CHECKS)[number];
+
+/** The `run` section: how long to simulate, and how often to check the invariants. */
 export const runSchema = strictObject({
   durationUs: time(
     "simulated time to run; with untilComplete, a cap (the run stops there and reports the unfinished messages)",
@@ -17,6 +22,10 @@ export const runSchema = strictObject({
     "results ignore what happens before this: throughput windows start here, messages that arrive earlier are not in the completion statistics",
     "µs",
   ).default(0),
+  checkInvariants: oneOf(
+    INVARIANT_CHECKS,
+    'when credit conservation and the buffer bounds (docs/model.md, "Invariants") are checked, besides at the end of every run: end (only then: a violation that repairs itself before the end passes), periodic (also after every slice of the run, a few times a second of wall time: cheap, under 1 % of the instructions on the uniform256 benchmarks even checked ten times as often as a normal run does), every-event (after every event, stopping at the first violation: each check walks every link and buffer, so the run is 3× slower on uniform256 and makes about 1,000 events a second on a 648-node credit fabric; for debugging)',
+  ).default("periodic"),
 });
 
 export type RunSection = z.output<typeof runSchema>;
@@ -39,7 +48,11 @@ export const DEFAULT_SERIES: readonly SeriesName[] = SERIES.filter((s) => s !== 
 
 /** The `metrics` section: what is recorded besides the summary. */
 export const metricsSchema = strictObject({
-  binUs: time("width of the bins of every time series", "µs", 0, true).default(10),
+  binUs: time(
+    `width of the bins of every time series: at least ${MIN_BIN_US} µs (1 ns), and at most ${MAX_BINS.toLocaleString("en-US")} bins over run.durationUs (durationUs / binUs ≤ ${MAX_BINS}); without durationUs (untilComplete) the bins grow with the simulated time`,
+    "µs",
+    MIN_BIN_US,
+  ).default(10),
   series: z
     .array(oneOf(SERIES, "a series"))
     .default([...DEFAULT_SERIES])
