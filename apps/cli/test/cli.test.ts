@@ -7,23 +7,7 @@ import { MALFORMED, VALID } from "../../../packages/sim/test/malformed-cases.js"
 import { scratchDir } from "../../../packages/sim/test/scratch-dir.js";
 import { testBundles } from "../../../packages/sweep/test/bundles.js";
 import { EXIT, main } from "../src/index.js";
-
-function capture() {
-  let out = "";
-  let err = "";
-  return {
-    io: {
-      stdout: { write: (s: string) => (out += s) },
-      stderr: { write: (s: string) => (err += s) },
-    },
-    get out() {
-      return out;
-    },
-    get err() {
-      return err;
-    },
-  };
-}
+import { capture } from "./capture.js";
 
 const dir = scratchDir("cclab-cli-");
 function scenarioFile(name: string, document: unknown): string {

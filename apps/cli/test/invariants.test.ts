@@ -10,27 +10,11 @@ import { describe, expect, it } from "vitest";
 import { stringify } from "yaml";
 import { scratchDir } from "../../../packages/sim/test/scratch-dir.js";
 import { EXIT, main } from "../src/index.js";
+import { capture } from "./capture.js";
 
 const BREAKER = fileURLToPath(
   new URL("../../../packages/sim/test/fixtures/invariant-breaking-plugin.ts", import.meta.url),
 );
-
-function capture() {
-  let out = "";
-  let err = "";
-  return {
-    io: {
-      stdout: { write: (s: string) => (out += s) },
-      stderr: { write: (s: string) => (err += s) },
-    },
-    get out() {
-      return out;
-    },
-    get err() {
-      return err;
-    },
-  };
-}
 
 const dir = scratchDir("cclab-invariants-");
 

@@ -5,21 +5,11 @@ import { stringify } from "yaml";
 import { VALID } from "../../../packages/sim/test/malformed-cases.js";
 import { scratchDir } from "../../../packages/sim/test/scratch-dir.js";
 import { EXIT, main } from "../src/index.js";
+import { capture } from "./capture.js";
 
 const dir = scratchDir("cclab-progress-");
 const file = join(dir, "long.yaml");
 writeFileSync(file, stringify(VALID));
-
-function capture(isTTY: boolean) {
-  const c = { out: "", err: "" };
-  return {
-    c,
-    io: {
-      stdout: { write: (s: string) => (c.out += s) },
-      stderr: { isTTY, write: (s: string) => (c.err += s) },
-    },
-  };
-}
 
 // Long enough for several progress intervals of 50 ms on a slow machine, short for a test.
 const args = (out: string) => [

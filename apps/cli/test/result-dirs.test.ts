@@ -8,20 +8,10 @@ import { VALID } from "../../../packages/sim/test/malformed-cases.js";
 import { scratchDir } from "../../../packages/sim/test/scratch-dir.js";
 import { testBundles } from "../../../packages/sweep/test/bundles.js";
 import { EXIT, main } from "../src/index.js";
+import { capture } from "./capture.js";
 
 const root = fileURLToPath(new URL("../../..", import.meta.url));
 const dir = scratchDir("cclab-result-dirs-");
-
-function capture() {
-  const c = { out: "", err: "" };
-  return {
-    c,
-    io: {
-      stdout: { write: (s: string) => (c.out += s) },
-      stderr: { write: (s: string) => (c.err += s) },
-    },
-  };
-}
 
 function scenarioFile(name: string, document: unknown): string {
   const file = join(dir, `${name}.yaml`);

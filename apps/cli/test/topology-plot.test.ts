@@ -4,21 +4,11 @@ import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
 import { scratchDir } from "../../../packages/sim/test/scratch-dir.js";
 import { EXIT, main } from "../src/index.js";
+import { capture } from "./capture.js";
 
 const SCENARIO = fileURLToPath(
   new URL("../../../scenarios/gran-thesis/parking-lot-no-cc.yaml", import.meta.url),
 );
-
-function capture() {
-  const c = { out: "", err: "" };
-  return {
-    c,
-    io: {
-      stdout: { write: (s: string) => (c.out += s) },
-      stderr: { write: (s: string) => (c.err += s) },
-    },
-  };
-}
 
 describe("cclab topology", () => {
   it("prints every port by name with what its cable leads to", async () => {
