@@ -11,6 +11,7 @@ export {
   MANIFEST,
   markRunFailed,
   prepareResultDir,
+  RESULT_FILES,
   RUN_STATES,
   type RunState,
   readRunState,

@@ -10,7 +10,9 @@ import {
 } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
+import { TRACE_FILE } from "./packet-trace.js";
 import type { ResolvedScenario } from "./scenario/resolve.js";
+import { SERIES_FILES } from "./series.js";
 import type { RunInfo, SimulationResult } from "./simulate.js";
 import { textSummary } from "./text-summary.js";
 
@@ -22,6 +24,19 @@ import { textSummary } from "./text-summary.js";
  * folder, user files included.
  */
 export const MANIFEST = "cclab-manifest.json";
+
+/**
+ * The names of every file a run's result ({@link resultFiles}) may hold: what a sweep's
+ * coordinator accepts from a worker, so a result cannot name a path elsewhere.
+ */
+export const RESULT_FILES: readonly string[] = [
+  "scenario.resolved.json",
+  ...SERIES_FILES,
+  TRACE_FILE,
+  "summary.txt",
+  "run.json",
+  "summary.json",
+];
 
 /**
  * Whether a manifest may list `name`: a file name, or one in `plots/`; never a path that

@@ -24,6 +24,19 @@ export interface SeriesInputs {
 
 const num = (x: number, digits = 6) => String(+x.toFixed(digits));
 
+/** Every file {@link seriesFiles} may write, by name. */
+export const SERIES_FILES = [
+  "cc-flows.csv",
+  "flow-throughput.csv",
+  "host-throughput.csv",
+  "ports.csv",
+  "port-occupancy.csv",
+  "output-occupancy.csv",
+  "egress-occupancy.csv",
+  "flow-control.csv",
+  "messages.csv",
+] as const;
+
 /**
  * The CSV files of a run, by name (packages/sim/README.md, "Results"). Long ("tidy") format:
  * one row per bin and series, so plotting tools can facet and colour by any column.

@@ -3,32 +3,16 @@
  * processes through Redis), checked on arrival: a worker's result is data from another machine,
  * so its file names and its summary are checked before anything is written.
  */
-import { summarySchema, TRACE_FILE } from "@cclab/sim";
+import { RESULT_FILES, summarySchema } from "@cclab/sim";
 import { z } from "zod";
 import type { PointOutcome, PointTask } from "./run-point.js";
 import { sweepSchema } from "./sweep-file.js";
 
 /**
- * The files a run writes (packages/sim/src/results.ts `resultFiles`, the CSV series of
- * packages/sim/src/series.ts and the packet trace): the only names a point's result may carry.
- * Plain names, so a result cannot write outside its point's directory.
+ * The only names a point's result may carry: the files a run writes (@cclab/sim's
+ * RESULT_FILES). Plain names, so a result cannot write outside its point's directory.
  */
-export const RESULT_FILE_NAMES: readonly string[] = [
-  "scenario.resolved.json",
-  "summary.json",
-  "summary.txt",
-  "run.json",
-  "cc-flows.csv",
-  "flow-throughput.csv",
-  "host-throughput.csv",
-  "ports.csv",
-  "port-occupancy.csv",
-  "output-occupancy.csv",
-  "egress-occupancy.csv",
-  "flow-control.csv",
-  "messages.csv",
-  TRACE_FILE,
-];
+export const RESULT_FILE_NAMES: readonly string[] = RESULT_FILES;
 
 /** A job's payload. The scenario (`document`) is checked by resolveScenario when it runs. */
 export const pointTaskSchema = z.strictObject({
