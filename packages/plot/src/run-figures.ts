@@ -292,7 +292,7 @@ function egressOccupancy(ctx: RunContext, t: Table, file: string): Figure {
     yTitle: "mean egress queue per bin (KiB)",
     what: "held packets",
     toPeer: "→",
-    legendTitle: "switch output port → peer, VL",
+    legendTitle: "switch output → peer, VL",
   });
 }
 
