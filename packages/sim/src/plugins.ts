@@ -48,8 +48,8 @@ export function ccPlugins(): ReadonlyMap<string, CcPlugin> {
  * scenario's folder; default the working directory), and any other entry (a `data:` or
  * `http:` URL, ...) is an issue before anything is imported (see `plugin-specifier.ts`).
  * Returns issues for modules that are refused, cannot be loaded or export nothing usable, and
- * for each exported plugin that cannot be used (its `params` not a zod schema, its
- * `specVersion` not implemented here, ...).
+ * for each exported plugin that cannot be used (its `params` not a zod schema, a
+ * `specVersion` range this build's contract does not satisfy, ...).
  */
 export async function loadPluginModules(
   specifiers: readonly string[],

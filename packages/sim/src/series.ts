@@ -6,7 +6,7 @@ import type { BlockedSampler } from "./blocked-sampler.js";
 import type { CcSampler } from "./cc-sampler.js";
 import type { Collector } from "./collector.js";
 import type { EgressMeter } from "./egress-meter.js";
-import { PortMap } from "./port-map.js";
+import type { PortMap } from "./port-map.js";
 import type { ResolvedScenario } from "./scenario/resolve.js";
 
 export interface SeriesInputs {
@@ -20,6 +20,8 @@ export interface SeriesInputs {
   readonly endPs: TimePs;
   readonly binPs: TimePs;
   readonly portStats: readonly (readonly SwitchPortStats[])[];
+  /** The fabric's port names (docs/model.md, "Port names"). */
+  readonly ports: PortMap;
 }
 
 const num = (x: number, digits = 6) => String(+x.toFixed(digits));
@@ -58,14 +60,14 @@ export const SERIES_FILES = [
  *   completion time and slowdown.
  */
 export function seriesFiles(inputs: SeriesInputs): Map<string, string> {
-  const { scenario, network, collector, sampler, ccSampler, endPs, binPs, portStats } = inputs;
+  const { scenario, network, collector, sampler, ccSampler, endPs, binPs, portStats, ports } =
+    inputs;
   const messages = collector.messages;
   const files = new Map<string, string>();
   const bins = Math.ceil(endPs / binPs);
   const binUs = (i: number) => num((i * binPs) / 1e6);
   const series = scenario.metrics.series;
   const hostName = (h: number) => network.topology.fabric.hosts[h]!.name;
-  const ports = new PortMap(network.topology.fabric);
 
   if (ccSampler !== undefined) {
     const hostCount = network.hosts.length;

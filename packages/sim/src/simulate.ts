@@ -13,6 +13,7 @@ import { CcSampler } from "./cc-sampler.js";
 import { Collector } from "./collector.js";
 import { EgressMeter } from "./egress-meter.js";
 import { PacketTrace, TRACE_FILE, type TraceInfo } from "./packet-trace.js";
+import { PortMap } from "./port-map.js";
 import { issuesFromError } from "./scenario/device-errors.js";
 import { ScenarioError } from "./scenario/issues.js";
 import { type Resolved, type ResolvedScenario, resolveScenario } from "./scenario/resolve.js";
@@ -300,6 +301,7 @@ export async function simulate(
   const wallMs = performance.now() - runStart;
   const summaryStart = performance.now();
   const portStats = network.switches.map((sw) => sw.portStats(endPs));
+  const ports = new PortMap(network.topology.fabric);
   const summary = buildSummary({
     scenario,
     network,
@@ -308,6 +310,7 @@ export async function simulate(
     status,
     endPs,
     portStats,
+    ports,
   });
   const files = seriesFiles({
     scenario,
@@ -319,6 +322,7 @@ export async function simulate(
     endPs,
     binPs,
     portStats,
+    ports,
   });
   if (trace !== undefined) files.set(TRACE_FILE, trace.csv());
   const summaryMs = performance.now() - summaryStart;

@@ -2,7 +2,7 @@ import { psToUs, type TimePs } from "@cclab/core-des";
 import type { SwitchPortStats } from "@cclab/fabric-switch";
 import type { Network } from "@cclab/network";
 import { type Collector, type FlowRecord, jainOrNull, percentilesOf, round } from "./collector.js";
-import { PortMap } from "./port-map.js";
+import type { PortMap } from "./port-map.js";
 import type { ResolvedScenario } from "./scenario/resolve.js";
 import type { Summary } from "./summary.js";
 import type { TrafficFeed } from "./traffic-feed.js";
@@ -19,11 +19,13 @@ export interface SummaryInputs {
   readonly endPs: TimePs;
   /** Per switch, its ports' statistics at `endPs` (computed once for the summary and the CSVs). */
   readonly portStats: readonly (readonly SwitchPortStats[])[];
+  /** The fabric's port names (docs/model.md, "Port names"), built once for the summary and the CSVs. */
+  readonly ports: PortMap;
 }
 
 /** `summary.json` from a finished run (see {@link summarySchema} for every field's meaning). */
 export function buildSummary(inputs: SummaryInputs): Summary {
-  const { scenario, network, collector, feed, status, endPs, portStats } = inputs;
+  const { scenario, network, collector, feed, status, endPs, portStats, ports } = inputs;
   const warmupPs = Math.min(collector.warmupPs, endPs);
   const hostName = (h: number) => network.topology.fabric.hosts[h]!.name;
   const flows = [...collector.flows].sort((a, b) => a.id - b.id);
@@ -86,7 +88,7 @@ export function buildSummary(inputs: SummaryInputs): Summary {
     groups,
     hosts: hostRates(network, flows, windowPs),
     flows: flowRows,
-    congestedPorts: congestedPorts(network, portStats),
+    congestedPorts: congestedPorts(network, portStats, ports),
   };
 }
 
@@ -200,9 +202,9 @@ function hostRates(
 function congestedPorts(
   network: Network,
   portStats: readonly (readonly SwitchPortStats[])[],
+  ports: PortMap,
 ): Summary["congestedPorts"] {
   const rows: Summary["congestedPorts"][number][] = [];
-  const ports = new PortMap(network.topology.fabric);
   for (const sw of network.switches) {
     for (const stats of portStats[sw.index]!) {
       const { name, peer } = ports.switchPort(sw.index, stats.port);

@@ -1,5 +1,6 @@
 import { type TimePs, usToPs } from "@cclab/core-des";
 import { type FabricDescription, NAMED_PACKET_KINDS } from "@cclab/fabric";
+import { type PortEntry, PortMap } from "./port-map.js";
 
 /**
  * What a packet trace records (`simulate`'s `trace` option, `cclab run --trace`): one row per
@@ -119,41 +120,35 @@ export function checkTraceOptions(
   let ports: Set<number> | null = null;
   if (options.ports !== undefined) {
     ports = new Set();
+    const map = new PortMap(fabric);
     const switchCount = fabric.switches.length;
+    const key = (e: PortEntry) =>
+      (e.kind === "switch" ? e.index : switchCount + e.index) * PORT_KEY + e.port;
     for (const raw of options.ports) {
       const text = raw.trim();
       if (text === "") {
         issue("ports", "an empty entry (check the commas)");
         continue;
       }
-      // A device name alone: every port of it.
-      const s = switchIndex.get(text);
-      const h = hostIndex.get(text);
-      if (s !== undefined || h !== undefined) {
-        if (s !== undefined) {
-          for (let p = 0; p < fabric.switches[s]!.portCount; p++) ports.add(s * PORT_KEY + p);
-        }
-        if (h !== undefined) ports.add((switchCount + h) * PORT_KEY);
+      // A port by its name (docs/model.md, "Port names"), or a device name alone: all its ports.
+      const port = map.find(text);
+      const matched = port === undefined ? map.entries.filter((e) => e.device === text) : [port];
+      if (matched.length > 0) {
+        for (const e of matched) ports.add(key(e));
         continue;
       }
       const named = /^(.+)\.p(\d+)$/.exec(text);
+      const device = named?.[1];
+      const sw = device === undefined ? undefined : switchIndex.get(device);
       if (named === null) {
         issue(
           "ports",
           `"${text}" is not a port; give <device>.p<port> (${fabric.switches[0]?.name ?? "S0"}.p0, ${fabric.hosts[0]?.name ?? "H0"}.p0) or a device name (${devices})`,
         );
-        continue;
-      }
-      const [device, port] = [named[1]!, Number(named[2])];
-      const sw = switchIndex.get(device);
-      const host = hostIndex.get(device);
-      if (sw !== undefined) {
-        const count = fabric.switches[sw]!.portCount;
-        if (port < count) ports.add(sw * PORT_KEY + port);
-        else issue("ports", `"${text}": ${device} has ports p0..p${count - 1}`);
-      } else if (host !== undefined) {
-        if (port === 0) ports.add((switchCount + host) * PORT_KEY);
-        else issue("ports", `"${text}": a host has one port, ${device}.p0`);
+      } else if (sw !== undefined) {
+        issue("ports", `"${text}": ${device} has ports p0..p${fabric.switches[sw]!.portCount - 1}`);
+      } else if (hostIndex.has(device!)) {
+        issue("ports", `"${text}": a host has one port, ${device}.p0`);
       } else {
         issue("ports", `"${text}": no device named "${device}" (${devices})`);
       }
