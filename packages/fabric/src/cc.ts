@@ -179,6 +179,14 @@ export interface HostPartContext extends PartServices {
   readonly uplinkRateGbps: number;
   /** Size to give control packets (ACK, CNP, ...) this host sends, bytes (host configuration). */
   readonly controlPacketBytes: number;
+  /**
+   * Largest payload of one data packet, bytes (host configuration): a message of `b` bytes is
+   * `ceil(b / mtuBytes)` packets (SRP reserves a message's packets before the first one leaves).
+   * Since 3.1.
+   */
+  readonly mtuBytes: number;
+  /** Header bytes each data packet adds to its payload on the wire (host configuration). Since 3.1. */
+  readonly dataHeaderBytes: number;
   /** Sends a control packet from this host, ahead of its data. */
   sendControl(packet: PacketId): void;
   /**

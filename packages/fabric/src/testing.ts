@@ -27,9 +27,9 @@ const refuse = (what: string) => () => {
 
 /**
  * A host context for testing one part on its own: host `hostIndex` (default 0) of 8, a fresh
- * scheduler and packet store, an idle 100 Gb/s uplink with one VL and no control VL, 64-byte
- * control packets; sending control packets, resending and re-asking gates throw unless
- * `overrides` gives them.
+ * scheduler and packet store, an idle 100 Gb/s uplink with one VL and no control VL, a 2048-byte
+ * MTU with 26-byte headers, 64-byte control packets; sending control packets, resending and
+ * re-asking gates throw unless `overrides` gives them.
  */
 export function testHostContext(
   overrides: Partial<HostPartContext> & { hostIndex?: number } = {},
@@ -47,6 +47,8 @@ export function testHostContext(
     port: idlePort(),
     uplinkRateGbps: 100,
     controlPacketBytes: 64,
+    mtuBytes: 2048,
+    dataHeaderBytes: 26,
     sendControl: refuse("send control packets"),
     gatesChanged: refuse("re-ask the host's gates"),
     resend: refuse("resend packets"),

@@ -77,6 +77,8 @@ export function installCc(
       port: host.portView(),
       uplinkRateGbps: host.uplinkRateGbps(),
       controlPacketBytes: net.hostConfig.controlPacketBytes,
+      mtuBytes: net.hostConfig.mtuBytes,
+      dataHeaderBytes: net.hostConfig.headerBytes,
       sendControl: (packet) => host.sendControl(packet),
       gatesChanged: () => host.gatesChanged(),
       resend: (packet) => host.resend(packet),
