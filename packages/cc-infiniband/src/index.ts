@@ -7,6 +7,7 @@ import { switchPartFactory } from "./switch-part.js";
 export {
   cctFromFormula,
   type IbCcParams,
+  PRESET_DEFAULTS,
   PRESETS,
   type PresetName,
   params,

@@ -1,6 +1,13 @@
 import { fc, test } from "@fast-check/vitest";
 import { describe, expect, it } from "vitest";
-import { cctFromFormula, type IbCcParams, PRESETS, params, thresholdsBytes } from "./params.js";
+import {
+  cctFromFormula,
+  type IbCcParams,
+  PRESET_DEFAULTS,
+  PRESETS,
+  params,
+  thresholdsBytes,
+} from "./params.js";
 
 /** The issues of a rejected input (fails the test if the input is accepted). */
 function issues(input: unknown): { path: PropertyKey[]; code: string; keys?: string[] }[] {
@@ -19,6 +26,7 @@ describe("presets", () => {
     const p = params.parse({});
     expect(p.preset).toBe("paper3-hardware");
     expect(p.thresholdWeight).toBe(15);
+    expect(p.thresholdFraction).toBeNull();
     expect(p.thresholdHighBytes).toBeNull();
     expect(p.thresholdLowBytes).toBeNull();
     expect(p.markingRate).toBe(1);
@@ -77,6 +85,7 @@ describe("presets", () => {
     expect(p).toEqual({
       preset: "paper4-fattree",
       thresholdWeight: 3,
+      thresholdFraction: null,
       thresholdHighBytes: null,
       thresholdLowBytes: null,
       thresholdMapping: "sum-per-input",
@@ -108,6 +117,15 @@ describe("presets", () => {
     expect(cct[129]).toBe(2080.125); // 16 641 / 8
   });
 
+  it("cctFromFormula: exponent 1 is linear, exponent 2 the same as without one", () => {
+    const linear = cctFromFormula({ entries: 128, scaleUs: 1, divisor: 20, exponent: 1 });
+    expect(linear.slice(0, 4)).toEqual([0, 0.05, 0.1, 0.15]);
+    expect(linear[127]).toBe(6.35);
+    const f = { entries: 128, scaleUs: 7, divisor: 106 };
+    expect(cctFromFormula({ ...f, exponent: 2 })).toEqual(cctFromFormula(f));
+    expect(cctFromFormula({ entries: 128, scaleUs: 1, divisor: 2, exponent: 3 })[4]).toBe(8);
+  });
+
   it("explicit byte thresholds replace the weight (which resolves to null)", () => {
     const p = params.parse({ thresholdHighBytes: 4000, thresholdLowBytes: 1000 });
     expect(p.thresholdWeight).toBeNull();
@@ -126,13 +144,94 @@ describe("presets", () => {
       cctiTimerUs: 150,
       cctFormula: { entries: 128, scaleUs: 7, divisor: 106 },
     };
-    expect(Object.keys(PRESETS).sort()).toEqual(["paper3-hardware", "paper4-fattree"]);
+    expect(Object.keys(PRESETS).sort()).toEqual(["paper3-hardware", "paper4-fattree", "srp-ecn"]);
     expect(PRESETS["paper3-hardware"]).toEqual(paper3);
     expect(PRESETS["paper4-fattree"]).toEqual({ ...paper3, markingRate: 0, packetSize64B: 0 });
   });
 });
 
+describe("srp-ecn preset (SRP paper Table 1, seed 000_23e1115f082a0339.txt, lines 113–116)", () => {
+  const p = params.parse({ preset: "srp-ecn" });
+
+  it("resolves to the paper's ECN parameters", () => {
+    expect(p).toMatchObject({
+      preset: "srp-ecn",
+      thresholdWeight: null,
+      thresholdFraction: 0.9,
+      thresholdHighBytes: null,
+      thresholdLowBytes: null,
+      thresholdMapping: "sum",
+      victimMask: "none",
+      markingRate: 0,
+      packetSize64B: 0,
+      cctiIncrease: 16,
+      cctiLimit: 4095,
+      cctiMin: 0,
+      cctiTimerUs: 2,
+      level: "qp",
+      timer: "per-flow",
+    });
+  });
+
+  it("has a linear CCT of 50 ns steps: IPD+ 800 ns is 16 steps, IPD− 50 ns one", () => {
+    expect(p.cctUs).toHaveLength(4096);
+    for (let i = 0; i < p.cctUs.length; i++) expect(p.cctUs[i]! * 1000).toBeCloseTo(50 * i, 9);
+    expect(p.cctUs[1]).toBe(0.05);
+    expect(p.cctUs[p.cctiIncrease]).toBe(0.8);
+    expect(p.cctUs[2 * p.cctiIncrease]! - p.cctUs[p.cctiIncrease]!).toBeCloseTo(0.8, 12);
+    expect(p.cctUs[p.cctiLimit]).toBe(204.75);
+  });
+
+  it("marks above 90 % of the input buffer: 3686.4 of 4096 bytes per VL", () => {
+    expect(thresholdsBytes(p, 4096)).toEqual({ high: 3686.4, low: 3686.4 });
+    expect(thresholdsBytes(p, 32 * 1024)!.high).toBeCloseTo(29_491.2, 9);
+  });
+
+  it("a threshold the scenario gives replaces the preset's fraction", () => {
+    const weighted = params.parse({ preset: "srp-ecn", thresholdWeight: 2 });
+    expect([weighted.thresholdWeight, weighted.thresholdFraction]).toEqual([2, null]);
+    expect(thresholdsBytes(weighted, 4096)).toEqual({ high: 3584, low: 3584 });
+    const bytes = params.parse({
+      preset: "srp-ecn",
+      thresholdHighBytes: 3000,
+      thresholdLowBytes: 1000,
+    });
+    expect([bytes.thresholdWeight, bytes.thresholdFraction]).toEqual([null, null]);
+    expect(thresholdsBytes(bytes, 4096)).toEqual({ high: 3000, low: 1000 });
+    // And a fraction the preset's weight.
+    const fraction = params.parse({ preset: "paper3-hardware", thresholdFraction: 0.5 });
+    expect([fraction.thresholdWeight, fraction.thresholdFraction]).toEqual([null, 0.5]);
+  });
+
+  it("explicit keys override its modes, and its resolved form parses to itself", () => {
+    const q = params.parse({ preset: "srp-ecn", timer: "port-sl", thresholdMapping: "voq" });
+    expect([q.timer, q.thresholdMapping, q.victimMask]).toEqual(["port-sl", "voq", "none"]);
+    expect(params.parse(JSON.parse(JSON.stringify(p)))).toEqual(p);
+  });
+
+  it("the other presets keep the spec's modes", () => {
+    for (const preset of ["paper3-hardware", "paper4-fattree"] as const) {
+      const q = params.parse({ preset });
+      expect(q).toMatchObject({ ...PRESET_DEFAULTS, thresholdWeight: 15 });
+    }
+  });
+});
+
 describe("validation", () => {
+  it("rejects a threshold fraction together with a weight or byte thresholds", () => {
+    expect(issuePaths({ thresholdFraction: 0.9, thresholdWeight: 2 })).toEqual([
+      "thresholdFraction",
+    ]);
+    expect(
+      issuePaths({ thresholdFraction: 0.9, thresholdHighBytes: 900, thresholdLowBytes: 900 }),
+    ).toEqual(["thresholdFraction"]);
+    expect(issuePaths({ thresholdFraction: 0 })).toEqual(["thresholdFraction"]);
+    expect(issuePaths({ thresholdFraction: 1.5 })).toEqual(["thresholdFraction"]);
+    expect(
+      issuePaths({ cctFormula: { entries: 128, scaleUs: 1, divisor: 1, exponent: 5 } }),
+    ).toEqual(["cctFormula.exponent"]);
+  });
+
   it("rejects thresholdHighBytes without thresholdLowBytes, at the missing key", () => {
     expect(issuePaths({ thresholdHighBytes: 1000 })).toEqual(["thresholdLowBytes"]);
   });

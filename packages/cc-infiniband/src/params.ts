@@ -2,13 +2,16 @@ import { MAX_TIME_US, TIME_TOO_LATE } from "@cclab/core-des";
 import { z } from "zod";
 
 /**
- * Parameter sets of the thesis (seed `001_7d04a2bae72754e7.txt`; L is its line). Every
- * parameter a scenario leaves out comes from the chosen preset.
+ * Parameter sets of the Gran thesis (seed `001_7d04a2bae72754e7.txt`; L is its line) and the SRP
+ * paper. Every parameter a scenario leaves out comes from the chosen preset.
  * - `paper3-hardware`: Paper III Table I (L1317–1324), CCT i²·7/106² µs with 128 entries
  *   (L1479), found on Mellanox hardware.
  * - `paper4-fattree`: Paper IV Table I (L1729–1735): the same but Marking_Rate 0 and
  *   Packet_Size 0. Paper IV says its CCT values were "increased" for the larger fabric
  *   (L1728) without giving them; this preset keeps Paper III's table.
+ * - `srp-ecn`: the "Infiniband style ECN" network the SRP paper compares against (seed
+ *   `000_23e1115f082a0339.txt`), see its entry.
+ * Keys a preset leaves out take {@link PRESET_DEFAULTS}.
  */
 export const PRESETS = {
   "paper3-hardware": {
@@ -31,8 +34,53 @@ export const PRESETS = {
     cctiTimerUs: 150,
     cctFormula: { entries: 128, scaleUs: 7, divisor: 106 },
   },
+  /**
+   * SRP paper, Table 1 (seed 000_23e1115f082a0339.txt, lines 113–116) and its ECN rule (seed
+   * 000_23e1115f082a0339.txt, line 104):
+   * - b_thres, 90 % of the input buffer capacity, against the total occupancy of the VoQs
+   *   headed to an output port (`sum`); the port must have credits to be the root, ejection
+   *   ports included (line 104), so no Victim_Mask;
+   * - IPD+ 800 ns per notification, IPD− 50 ns: a linear CCT of 50 ns steps (CCT[i] = i/20
+   *   µs) and CCTI_Increase 16;
+   * - t− 2 µs without a notification lowers the send queue's delay, which has a queue per
+   *   destination (line 102): a `per-flow` CCTI_Timer of 2 µs per queue pair, restarted by
+   *   each BECN;
+   * - every data packet a congested port sends is marked (the paper names no rate or size).
+   * The paper's delay has no bound: CCTI_Limit 4095 allows 204.75 µs, four times the
+   * fair-share gap of 255 senders to one 10 Gb/s node with 256-byte packets (line 92, 98).
+   */
+  "srp-ecn": {
+    thresholdFraction: 0.9,
+    thresholdMapping: "sum",
+    victimMask: "none",
+    markingRate: 0,
+    packetSize64B: 0,
+    cctiIncrease: 16,
+    cctiLimit: 4095,
+    cctiMin: 0,
+    cctiTimerUs: 2,
+    cctFormula: { entries: 4096, scaleUs: 1, divisor: 20, exponent: 1 },
+    level: "qp",
+    timer: "per-flow",
+  },
 } as const;
 export type PresetName = keyof typeof PRESETS;
+
+/** What a preset that leaves these keys out gives (the spec's choices). */
+export const PRESET_DEFAULTS = {
+  thresholdWeight: null,
+  thresholdFraction: null,
+  thresholdMapping: "voq",
+  victimMask: "host-ports",
+  marking: "probability",
+  level: "qp",
+  timer: "port-sl",
+} as const;
+
+/** Every value of preset `name`, the defaults filled in. */
+function presetValues(name: PresetName) {
+  return { ...PRESET_DEFAULTS, ...PRESETS[name] };
+}
 
 const int = (min: number, max: number, what: string) =>
   z.number().int().min(min).max(max).describe(what);
@@ -42,8 +90,11 @@ const cctFormula = z
     entries: z.number().int().min(128).max(16_384).describe("table entries (≥ 128, spec)"),
     scaleUs: z.number().nonnegative().max(MAX_TIME_US, TIME_TOO_LATE).describe("numerator, µs"),
     divisor: z.number().positive().describe("divisor d"),
+    exponent: int(1, 4, "power e (default 2)").optional(),
   })
-  .describe("CCT[i] = scaleUs · i² / divisor² µs (Paper III L1479: 7 and 106)");
+  .describe(
+    "CCT[i] = scaleUs · (i / divisor)^exponent µs (Paper III L1479: 7, 106 and 2; exponent 1: linear)",
+  );
 
 /** What a scenario may write under `params` (units in the keys; all optional). */
 export const paramsInput = z.strictObject({
@@ -59,6 +110,15 @@ export const paramsInput = z.strictObject({
   )
     .nullable()
     .optional(),
+  thresholdFraction: z
+    .number()
+    .positive()
+    .max(1)
+    .nullable()
+    .optional()
+    .describe(
+      "threshold as a fraction of the input buffer per VL, high = low (SRP paper's b_thres: 0.9); replaces the weight",
+    ),
   thresholdHighBytes: z
     .number()
     .int()
@@ -75,18 +135,18 @@ export const paramsInput = z.strictObject({
     .describe("explicit lower threshold, bytes: the port leaves the congestion state below it"),
   thresholdMapping: z
     .enum(["voq", "sum", "sum-per-input"])
-    .default("voq")
+    .optional()
     .describe(
       "Paper I L830: each VoQ to the output against the threshold, their sum, or the sum against threshold ÷ contributing inputs",
     ),
   victimMask: z
     .enum(["host-ports", "none", "all"])
-    .default("host-ports")
+    .optional()
     .describe("ports that may enter the congestion state without credits (spec: host-facing)"),
   markingRate: int(0, 65_535, "Marking_Rate").optional(),
   marking: z
     .enum(["probability", "count"])
-    .default("probability")
+    .optional()
     .describe(
       "probability: mark with 1/(Marking_Rate+1) (Paper II L1139); count: every (Marking_Rate+1)-th eligible packet (the spec's mean)",
     ),
@@ -112,11 +172,11 @@ export const paramsInput = z.strictObject({
   cctFormula: cctFormula.optional(),
   level: z
     .enum(["qp", "sl"])
-    .default("qp")
+    .optional()
     .describe("CCTI per queue pair (flow) or per service level, exclusively (spec)"),
   timer: z
     .enum(["port-sl", "per-flow"])
-    .default("port-sl")
+    .optional()
     .describe(
       "port-sl: one free-running CCTI_Timer per port and SL (spec); per-flow: re-armed on each BECN (CCFIT/EcoCC)",
     ),
@@ -125,8 +185,10 @@ export const paramsInput = z.strictObject({
 /** Fully resolved parameters: what the parts run with and the resolved scenario shows. */
 export interface IbCcParams {
   readonly preset: PresetName;
-  /** Null when explicit byte thresholds are given. */
+  /** Null when explicit byte thresholds or a fraction are given. */
   readonly thresholdWeight: number | null;
+  /** Null unless the threshold is a fraction of the input buffer. */
+  readonly thresholdFraction: number | null;
   readonly thresholdHighBytes: number | null;
   readonly thresholdLowBytes: number | null;
   readonly thresholdMapping: "voq" | "sum" | "sum-per-input";
@@ -144,9 +206,19 @@ export interface IbCcParams {
   readonly timer: "port-sl" | "per-flow";
 }
 
-/** Builds the CCT of a formula: entry i is scaleUs · i² / divisor² µs. */
-export function cctFromFormula(f: { entries: number; scaleUs: number; divisor: number }): number[] {
-  return Array.from({ length: f.entries }, (_, i) => (f.scaleUs * i * i) / (f.divisor * f.divisor));
+/** Builds the CCT of a formula: entry i is scaleUs · (i / divisor)^exponent µs (exponent: 2). */
+export function cctFromFormula(f: {
+  entries: number;
+  scaleUs: number;
+  divisor: number;
+  exponent?: number | undefined;
+}): number[] {
+  const e = f.exponent ?? 2;
+  const d = f.divisor;
+  // Exponent 2 operation for operation as before: existing tables stay the same to the bit.
+  return Array.from({ length: f.entries }, (_, i) =>
+    e === 2 ? (f.scaleUs * i * i) / (d * d) : (f.scaleUs * i ** e) / d ** e,
+  );
 }
 
 /** The schema a scenario's `params` are validated with: input → fully resolved parameters. */
@@ -177,6 +249,13 @@ export const params = paramsInput
         });
       }
     }
+    if (p.thresholdFraction != null && (p.thresholdWeight != null || high !== undefined)) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["thresholdFraction"],
+        message: "give one threshold: thresholdFraction, thresholdWeight or the byte thresholds",
+      });
+    }
     if (p.cctUs !== undefined && p.cctFormula !== undefined) {
       ctx.addIssue({
         code: "custom",
@@ -204,25 +283,28 @@ export const params = paramsInput
     }
   })
   .transform((p): IbCcParams => {
-    const preset = PRESETS[p.preset];
-    const explicit = p.thresholdHighBytes != null;
+    const preset = presetValues(p.preset);
+    // A threshold the scenario gives (bytes, a fraction or a weight) replaces the preset's.
+    const given =
+      p.thresholdHighBytes != null || p.thresholdFraction != null || p.thresholdWeight != null;
     return {
       preset: p.preset,
-      thresholdWeight: explicit ? null : (p.thresholdWeight ?? preset.thresholdWeight),
+      thresholdWeight: given ? (p.thresholdWeight ?? null) : preset.thresholdWeight,
+      thresholdFraction: given ? (p.thresholdFraction ?? null) : preset.thresholdFraction,
       thresholdHighBytes: p.thresholdHighBytes ?? null,
       thresholdLowBytes: p.thresholdLowBytes ?? null,
-      thresholdMapping: p.thresholdMapping,
-      victimMask: p.victimMask,
+      thresholdMapping: p.thresholdMapping ?? preset.thresholdMapping,
+      victimMask: p.victimMask ?? preset.victimMask,
       markingRate: p.markingRate ?? preset.markingRate,
-      marking: p.marking,
+      marking: p.marking ?? preset.marking,
       packetSize64B: p.packetSize64B ?? preset.packetSize64B,
       cctiIncrease: p.cctiIncrease ?? preset.cctiIncrease,
       cctiLimit: p.cctiLimit ?? preset.cctiLimit,
       cctiMin: p.cctiMin ?? preset.cctiMin,
       cctiTimerUs: p.cctiTimerUs ?? preset.cctiTimerUs,
       cctUs: p.cctUs ?? cctFromFormula(p.cctFormula ?? preset.cctFormula),
-      level: p.level,
-      timer: p.timer,
+      level: p.level ?? preset.level,
+      timer: p.timer ?? preset.timer,
     };
   });
 
@@ -233,6 +315,11 @@ export function thresholdsBytes(
 ): { high: number; low: number } | null {
   if (p.thresholdHighBytes !== null && p.thresholdLowBytes !== null) {
     return { high: p.thresholdHighBytes, low: p.thresholdLowBytes };
+  }
+  if (p.thresholdFraction !== null) {
+    // Not rounded to whole bytes: 0.9 of 4096 bytes is 3686.4 (the SRP paper's b_thres).
+    const bytes = bufferBytes * p.thresholdFraction;
+    return { high: bytes, low: bytes };
   }
   const w = p.thresholdWeight ?? 0;
   if (w === 0) return null;

@@ -290,7 +290,8 @@ function runCase(c: Case): Outcome {
       if (completed.get(id) !== bytes)
         violation ??= `message ${id} (${bytes} B) completed with ${completed.get(id)} B`;
     }
-    const packets = [...expected.values()].reduce((sum, b) => sum + Math.ceil(b / MTU), 0);
+    const mtu = c.options.host?.mtuBytes ?? MTU;
+    const packets = [...expected.values()].reduce((sum, b) => sum + Math.ceil(b / mtu), 0);
     if (deliveries.size !== packets)
       violation ??= `${deliveries.size} distinct packets delivered, ${packets} sent`;
   }
@@ -395,6 +396,27 @@ describe("the InfiniBand scheme on fixed fabrics", () => {
     expect(fourth.violation).toBeUndefined();
     expect(fourth.counters.fecnMarked).toBeGreaterThan(0);
     expect(fourth.counters.fecnMarked).toBeLessThan(every.counters.fecnMarked!);
+  });
+
+  it("srp-ecn throttles a hot spot on the SRP paper's network: 10 Gb/s, 256-byte packets, 4 KiB buffers", () => {
+    const out = runCase({
+      topology: singleSwitch({ hosts: 5, rateGbps: 10, latencyNs: 32 }),
+      cc: params.parse({ preset: "srp-ecn" }),
+      viaHostCc: false,
+      options: {
+        seed: 3,
+        switch: { buffer: { model: "partitioned", bytesPerPortVl: 4096 } },
+        host: { mtuBytes: 256, receiveBufferBytes: 4096 },
+      },
+      messages: [1, 2, 3, 4].map((src) => ({ src, dst: 0, bytes: 64_000, startNs: 0, sl: 0 })),
+      samplesPs: Array.from({ length: 40 }, (_, i) => (i + 1) * 2_000_000),
+    });
+    expect(out.violation).toBeUndefined();
+    expect(out.counters.fecnMarked).toBeGreaterThan(0);
+    expect(out.counters.becnReceived).toBe(out.counters.fecnMarked);
+    // Each BECN is 16 steps of 50 ns; each 2 µs without one, one step down.
+    expect(Math.max(...out.cctiSamples)).toBeGreaterThanOrEqual(16);
+    expect(out.counters.cctiDecrements).toBeGreaterThan(0);
   });
 
   it("a lone flow across two switches is never marked (no queue builds behind it)", () => {
