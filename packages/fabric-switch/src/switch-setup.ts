@@ -14,12 +14,14 @@ export enum Target {
 export interface SwitchKinds {
   readonly txEnd: number;
   readonly transferEnd: number;
+  readonly controlQueued: number;
 }
 
 /** What the switch events call. */
 export interface SwitchEventTarget {
   transmissionEnded(outPort: number): void;
   transferEnded(outPort: number): void;
+  controlQueued(outPort: number): void;
 }
 
 /** Registers the switch event kinds on a scheduler, dispatching to `switches` by index. */
@@ -34,6 +36,9 @@ export function registerSwitchEvents(
     ),
     transferEnd: scheduler.defineKind("switch: crossbar transfer ends", (target) =>
       switches[target >>> Target.PortBits]!.transferEnded(target & mask),
+    ),
+    controlQueued: scheduler.defineKind("switch: control packet queued during a drop", (target) =>
+      switches[target >>> Target.PortBits]!.controlQueued(target & mask),
     ),
   };
 }

@@ -111,6 +111,12 @@ export class Switch implements LinkReceiver, LinkSender, ArbitrationTarget {
   private part: SwitchPart | undefined = undefined;
   /** Per VL, the part that may drop heads there; undefined when no part drops. */
   private droppers: (SwitchPart | undefined)[] | undefined = undefined;
+  /**
+   * True while a switch part decides whether to drop a queue head: the arbiter is in the middle
+   * of a walk, so a control packet the part sends then (SRP's NACK) is served by an event at the
+   * same time instead of at once, which would arbitrate again over the head being dropped.
+   */
+  private deciding = false;
 
   constructor(setup: SwitchSetup) {
     const { portCount, config } = setup;
@@ -278,7 +284,16 @@ export class Switch implements LinkReceiver, LinkSender, ArbitrationTarget {
 
   private queueControl(out: number, packet: PacketId): void {
     this.control.push(out, packet);
-    this.serveOutput(out);
+    if (!this.deciding) this.serveOutput(out);
+    else {
+      const now = this.scheduler.nowPs;
+      this.scheduler.schedule(now, this.kinds.controlQueued, (this.index << Target.PortBits) | out);
+    }
+  }
+
+  /** Event handler: a control packet a part sent while deciding a drop waits on `outPort`. */
+  controlQueued(outPort: number): void {
+    this.serveOutput(outPort);
   }
 
   // A packet the forwarding table has no port for: a link-local control packet for the
@@ -339,7 +354,7 @@ export class Switch implements LinkReceiver, LinkSender, ArbitrationTarget {
     if (droppers === undefined) return packet;
     const dropper = droppers[vl];
     if (dropper === undefined) return packet;
-    while (packet !== NO_PACKET && dropper.dropAtHead!(packet, input)) {
+    while (packet !== NO_PACKET && this.dropsAtHead(dropper, packet, input)) {
       queues.dequeue(input, vl, out);
       this.arbiter.dequeued(input, out, vl);
       this.part?.onDequeue?.(packet, input);
@@ -348,6 +363,15 @@ export class Switch implements LinkReceiver, LinkSender, ArbitrationTarget {
       packet = queues.head(input, vl, out);
     }
     return packet;
+  }
+
+  private dropsAtHead(dropper: SwitchPart, packet: PacketId, input: number): boolean {
+    this.deciding = true;
+    try {
+      return dropper.dropAtHead!(packet, input);
+    } finally {
+      this.deciding = false;
+    }
   }
 
   /** Room past the crossbar: credits or no pause on the link, or space in the output buffer. */
