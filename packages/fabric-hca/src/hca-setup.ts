@@ -41,6 +41,11 @@ export interface HcaSetup {
    * does not hold one record per message.
    */
   readonly keepCompletions?: boolean;
+  /**
+   * Low-priority lanes (SRP's speculative lane): the host's uplink sends a packet on one of
+   * them only when no queue pair on another lane may send (docs/model.md, "Hosts").
+   */
+  readonly lowPriorityVls?: readonly number[];
 }
 
 /** The host event kinds, registered once per scheduler; each event's target is a host index. */

@@ -127,7 +127,14 @@ export class Hca implements LinkReceiver, LinkSender {
     this.maxReceiveBytes = this.inputs.peakBytes;
     const oldestFirst = config.injectionOrder === "oldest-first";
     const { mtuBytes, headerBytes } = config;
-    this.sending = new SendScheduler({ vlCount, mtuBytes, headerBytes, oldestFirst, links });
+    this.sending = new SendScheduler({
+      vlCount,
+      mtuBytes,
+      headerBytes,
+      oldestFirst,
+      links,
+      lowPriorityVls: setup.lowPriorityVls ?? [],
+    });
     const sending = this.sending;
     const kinds = setup.kinds;
     this.tx = new UplinkTransmitter({

@@ -9,7 +9,12 @@ const MTU_BYTES = 1000;
 const HEADER_BYTES = 26;
 
 // A send scheduler on the uplink of a LinkSet, credit flow control, `creditBlocks` on each VL.
-function uplink({ vlCount = 1, oldestFirst = false, creditBlocks = 1000 } = {}) {
+function uplink({
+  vlCount = 1,
+  oldestFirst = false,
+  creditBlocks = 1000,
+  lowPriorityVls = [] as number[],
+} = {}) {
   const links = new LinkSet(new Scheduler(), new Packets(), vlCount, "credit");
   const link = links.add(10, 1000);
   link.flow.credits.fill(creditBlocks);
@@ -19,6 +24,7 @@ function uplink({ vlCount = 1, oldestFirst = false, creditBlocks = 1000 } = {}) 
     headerBytes: HEADER_BYTES,
     oldestFirst,
     links,
+    lowPriorityVls,
   });
   sending.attach(link.index, link.flow);
   return { sending, link };
@@ -204,3 +210,19 @@ test.prop([fc.array(opArb, { minLength: 40, maxLength: 200 }), fc.boolean()], { 
     }
   },
 );
+
+describe("low-priority lanes", () => {
+  it("send only when no queue pair on another lane may, round-robin within each", () => {
+    const { sending } = uplink({ vlCount: 2, lowPriorityVls: [1] });
+    const low = [queuePair(1, [[1, 2000, 0]], 1), queuePair(2, [[2, 1000, 0]], 1)];
+    const normal = [queuePair(3, [[3, 2000, 0]], 0), queuePair(4, [[4, 1000, 0]], 0)];
+    for (const qp of [low[0]!, normal[0]!, low[1]!, normal[1]!]) sending.activate(qp);
+    expect(drain(sending, 0)).toEqual([3, 4, 3, 1, 2, 1]);
+    // A normal lane without credits lets the low-priority lane go.
+    const held = uplink({ vlCount: 2, lowPriorityVls: [1], creditBlocks: 1000 });
+    held.link.flow.credits[held.link.index * 2] = 0;
+    held.sending.activate(queuePair(5, [[5, 1000, 0]], 0));
+    held.sending.activate(queuePair(6, [[6, 1000, 0]], 1));
+    expect(drain(held.sending, 0)).toEqual([6]);
+  });
+});

@@ -36,6 +36,11 @@ export interface SendSchedulerSetup {
   readonly oldestFirst: boolean;
   /** The network's links: the uplink's room is asked here (see {@link SendScheduler.attach}). */
   readonly links: LinkSet;
+  /**
+   * Low-priority lanes: a queue pair on one of them sends only when none on another lane may
+   * (round-robin order only; SRP's speculative lane, seed 000_23e1115f082a0339.txt, line 195).
+   */
+  readonly lowPriorityVls?: readonly number[];
 }
 
 /**
@@ -95,6 +100,8 @@ export class SendScheduler {
   private readonly headerBytes: number;
   private readonly oldestFirst: boolean;
   private readonly links: LinkSet;
+  /** Per VL, 1 for a low-priority lane; undefined when the host has none. */
+  private readonly lowPriority: Uint8Array | undefined;
   /** The uplink's index in `links` and its transmitter's flow state (after {@link attach}). */
   private up = -1;
   private uplinkFlow!: PortFlowState;
@@ -106,6 +113,9 @@ export class SendScheduler {
     this.oldestFirst = setup.oldestFirst;
     this.links = setup.links;
     this.perVl = new Float64Array(setup.vlCount * PerVl.Stride);
+    const low = setup.lowPriorityVls ?? [];
+    this.lowPriority = low.length === 0 ? undefined : new Uint8Array(setup.vlCount);
+    for (const vl of low) this.lowPriority![vl] = 1;
   }
 
   /** Sends on link `upIndex` of `links`, whose transmitter's flow state is `uplinkFlow`. */
@@ -160,7 +170,11 @@ export class SendScheduler {
     for (let vl = 0; vl < v; vl++) {
       perVl[vl * PerVl.Stride + PerVl.RefusedBytes] = Number.POSITIVE_INFINITY;
     }
-    const qp = this.oldestFirst ? this.pickOldest(now) : this.pickRoundRobin(now);
+    const qp = this.oldestFirst
+      ? this.pickOldest(now)
+      : this.lowPriority === undefined
+        ? this.pickRoundRobin(now)
+        : this.pickByPriority(now, this.lowPriority);
     if (qp !== undefined) return qp;
     this.refusedVersion = this.rotationVersion;
     const { credits, paused } = this.links.flow;
@@ -242,6 +256,35 @@ export class SendScheduler {
       else if (verdict === Verdict.Send) {
         this.pickedAt = active.length - 1;
         return qp;
+      }
+    }
+    return undefined;
+  }
+
+  // Round robin in two passes: the first queue pair on a normal lane that may send does; only
+  // if none may, the first on a low-priority lane. The one that sends goes to the back; those
+  // passed over keep their places.
+  private pickByPriority(now: TimePs, low: Uint8Array): QueuePair | undefined {
+    const active = this.active;
+    for (let pass = 0; pass < 2; pass++) {
+      for (let k = 0; k < active.length; ) {
+        const qp = active.at(k)!;
+        if (low[qp.vl] !== pass) {
+          k++;
+          continue;
+        }
+        const verdict = this.consider(qp, now);
+        if (verdict === Verdict.Park) {
+          active.removeAt(k);
+          continue;
+        }
+        if (verdict === Verdict.Send) {
+          active.removeAt(k);
+          active.push(qp);
+          this.pickedAt = active.length - 1;
+          return qp;
+        }
+        k++;
       }
     }
     return undefined;

@@ -212,6 +212,7 @@ export class Network {
           links: this.links,
           latencyStats: options.hostLatencyStats ?? true,
           keepCompletions: options.keepCompletions ?? true,
+          lowPriorityVls: this.switchConfig.lowPriorityVls,
         }),
       );
     });
