@@ -25,7 +25,7 @@ function setup(input: Record<string, unknown> = {}) {
   const sender = new SrpSender(context, params.parse({ nMinPackets: 2, nMaxPackets: 4, ...input }));
   const gate = sender.openFlow(FLOW);
   const { packets, scheduler } = context;
-  const col = (name: string) => packets.column(name, Float64Array);
+  const col = (name: `${string}.${string}`) => packets.column(name, Float64Array);
   const chunk = packets.column(COLUMN.chunk, Int32Array);
   let vl = 0;
   const send = (): PacketId => {

@@ -1,5 +1,5 @@
-import { nsToPs, usToPs } from "@cclab/core-des";
-import { NO_PACKET, type PacketId } from "@cclab/fabric";
+import { nsToPs, type Scheduler, usToPs } from "@cclab/core-des";
+import { NO_PACKET, type PacketId, type Packets, type QueueSetContext } from "@cclab/fabric";
 import { testSwitchContext } from "@cclab/fabric/testing";
 import { describe, expect, it } from "vitest";
 import { COLUMN, REPLY_LANE, RESERVATION_LANE, SPECULATIVE_LANE } from "./lanes.js";
@@ -17,6 +17,24 @@ function setup(input: Record<string, unknown> = {}) {
   const speculative = () =>
     packets.create({ vl: 3, srcHost: 5, dstHost: 9, flowId: 77, sizeBytes: 256, sl: 0 });
   return { part, packets, scheduler, sent, at, speculative };
+}
+
+/** What a switch gives a part building the queues of input 0, `vl`. */
+function queueContext(vl: number, packets: Packets, scheduler: Scheduler): QueueSetContext {
+  return {
+    switchIndex: 0,
+    inPort: 0,
+    vl,
+    portCount: 4,
+    hostCount: 16,
+    packets,
+    scheduler,
+    port: () => {
+      throw new Error("unused");
+    },
+    sendOnPort: () => {},
+    wake: () => {},
+  };
 }
 
 describe("SRP switch part", () => {
@@ -56,21 +74,7 @@ describe("SRP switch part", () => {
 
   it("queues its three lanes in one FIFO per input, the data lane as configured", () => {
     const { part, packets, scheduler } = setup();
-    const queues = (vl: number) =>
-      part.createQueueSet!({
-        switchIndex: 0,
-        inPort: 0,
-        vl,
-        portCount: 4,
-        hostCount: 16,
-        packets,
-        scheduler,
-        port: () => {
-          throw new Error("unused");
-        },
-        sendOnPort: () => {},
-        wake: () => {},
-      });
+    const queues = (vl: number) => part.createQueueSet!(queueContext(vl, packets, scheduler));
     expect(queues(0)).toBeUndefined();
     const fifo = queues(3)!;
     const a = packets.create({ vl: 3 });
@@ -86,22 +90,7 @@ describe("SRP switch part", () => {
     expect(fifo.packetCount).toBe(0);
     const off = setup({ fifoLanes: false });
     expect(off.part.createQueueSet).toBeDefined();
-    expect(
-      off.part.createQueueSet!({
-        switchIndex: 0,
-        inPort: 0,
-        vl: 3,
-        portCount: 4,
-        hostCount: 16,
-        packets,
-        scheduler,
-        port: () => {
-          throw new Error("unused");
-        },
-        sendOnPort: () => {},
-        wake: () => {},
-      }),
-    ).toBeUndefined();
+    expect(off.part.createQueueSet!(queueContext(3, packets, scheduler))).toBeUndefined();
   });
 
   it("reads TTW in µs", () => {

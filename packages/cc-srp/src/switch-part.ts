@@ -1,12 +1,12 @@
 import { usToPs } from "@cclab/core-des";
 import {
+  FifoQueueSet,
   NAMED_PACKET_KINDS,
   type PacketId,
   type SwitchPart,
   type SwitchPartContext,
   type SwitchPartFactory,
 } from "@cclab/fabric";
-import { FifoLane } from "./fifo-lane.js";
 import { COLUMN, REPLY_LANE, RESERVATION_LANE, SPECULATIVE_LANE, SRP_LANES } from "./lanes.js";
 import type { SrpParams } from "./params.js";
 
@@ -19,7 +19,7 @@ const NACK_KIND = NAMED_PACKET_KINDS.indexOf("nack");
  * returns its credits) and a NACK goes back to its source on the reply lane (lines 78, 247–249).
  * The check runs each time the arbiter considers the head, which for the low-priority lane is
  * whenever no normal data packet may use the output (docs/model.md, "Lanes"). With `fifoLanes`
- * the part queues its three lanes in one FIFO per input port ({@link FifoLane}), as the paper's
+ * the part queues its three lanes in one FIFO per input port ({@link FifoQueueSet}), as the paper's
  * routers do; the data lanes keep the switch's queueing (VOQ in the paper).
  */
 export function createSwitchPart(context: SwitchPartContext, p: SrpParams): SwitchPart {
@@ -63,7 +63,7 @@ export function createSwitchPart(context: SwitchPartContext, p: SrpParams): Swit
     },
     counters: () => ({ speculativeDropped: drops }),
     createQueueSet: (queues) =>
-      p.fifoLanes && fifoVls.has(queues.vl) ? new FifoLane(queues.packets) : undefined,
+      p.fifoLanes && fifoVls.has(queues.vl) ? new FifoQueueSet(queues.packets) : undefined,
   };
 }
 

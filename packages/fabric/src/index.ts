@@ -44,6 +44,7 @@ export type {
   Topology,
 } from "./description.js";
 export { Fifo, IntFifo } from "./fifo.js";
+export { FifoQueueSet } from "./fifo-queue-set.js";
 export {
   CREDIT_BLOCK_BYTES,
   creditBlocks,
