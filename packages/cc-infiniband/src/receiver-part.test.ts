@@ -64,6 +64,18 @@ describe("receiver part", () => {
     },
   );
 
+  it("sends the CNP on the fabric's first control VL when it has one", () => {
+    const sent: PacketId[] = [];
+    const context = testHostContext({
+      packets: PACKETS,
+      hostIndex: 5,
+      controlVls: [3, 4],
+      sendControl: (packet) => sent.push(packet),
+    });
+    createReceiverPart(context).onArrive?.(arriving({ fecn: true, vl: 0 }));
+    expect(fields(sent[0]!).vl).toBe(3);
+  });
+
   it("answers every marked data packet, one CNP each, stamped now", () => {
     const { part, sent, scheduler } = receiver();
     const kind = scheduler.defineKind("arrive", (i) => {

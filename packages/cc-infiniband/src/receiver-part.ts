@@ -20,6 +20,7 @@ export function createReceiverPart(context: HostPartContext): ReceiverPart {
   const scheduler = context.scheduler;
   const cnpKind = packets.kindCodeOf("cnp");
   const cnpBytes = context.controlPacketBytes;
+  const controlVl: number | undefined = context.controlVls[0];
   let fecnReceived = 0;
   let cnpSent = 0;
   return {
@@ -32,7 +33,11 @@ export function createReceiverPart(context: HostPartContext): ReceiverPart {
         return;
       }
       fecnReceived++;
-      const cnp = packets.replyTo(packet, cnpKind, cnpBytes, packets.vl[packet]!, scheduler.nowPs);
+      // On the fabric's first control VL when it has one (ahead of data at every switch, as the
+      // SRP paper's ECN network sends its notifications, seed 000_23e1115f082a0339.txt line 94),
+      // else on the data packet's VL.
+      const vl = controlVl ?? packets.vl[packet]!;
+      const cnp = packets.replyTo(packet, cnpKind, cnpBytes, vl, scheduler.nowPs);
       packets.becn[cnp] = 1;
       context.sendControl(cnp);
       cnpSent++;
