@@ -7,9 +7,10 @@ import type { Experiment } from "./experiment.js";
 import { GRAN_THESIS } from "./gran-thesis.js";
 import { type ReportEntry, reportMarkdown } from "./report.js";
 import { withRunRecorder } from "./scenario-file.js";
+import { SRP } from "./srp.js";
 
 /** Every experiment, in report order. */
-export const EXPERIMENTS: readonly Experiment[] = [...GRAN_THESIS, ...DCQCN];
+export const EXPERIMENTS: readonly Experiment[] = [...GRAN_THESIS, ...DCQCN, ...SRP];
 
 type Saved = Omit<ReportEntry, "experiment">;
 
