@@ -126,7 +126,8 @@ export interface SwitchPart extends CcObservable {
    * The arbiter considers a queue head for `outPort` (called each time it does). Return true
    * to drop it: only for packets the scheme allows to be dropped (SRP's speculative packets
    * past their time-to-wait). The switch frees its buffer and returns its credits; the part
-   * reports the drop itself (a NACK through `sendControl`) so the source can resend it. The
+   * reports the drop itself (a NACK through `sendControl`, which the switch serves after the
+   * call, at the same time) so the source can resend it. The
    * packet id stays allocated: the scheme owns it from then on, and must have it resent (the
    * source's `resend`) or return it (`packets.free`), or the id is never reused.
    */
