@@ -11,6 +11,7 @@ import {
   SweepError,
   summaryValue,
   sweepSchema,
+  sweepSeeds,
 } from "../src/index.js";
 import { TINY } from "./fixtures.js";
 
@@ -162,7 +163,13 @@ describe("shipped sweep files", () => {
   it.each(files)("%s has only valid points", async (file) => {
     const { sweep, baseDocument } = readSweepFile(`${root}${file}`);
     const points = expandPoints(sweep, baseDocument);
-    expect(points.length).toBeGreaterThanOrEqual(25);
+    // Every combination of the axes' values, for every seed.
+    const combinations = Object.values(sweep.axes).reduce(
+      (n: number, axis) => n * axisValues(axis).length,
+      sweepSeeds(sweep, baseDocument).length,
+    );
+    expect(points.length).toBe(combinations);
+    expect(points.length).toBeGreaterThan(1);
     for (const point of points) await resolveScenario(point.document);
   });
 });
