@@ -355,7 +355,7 @@ export const srpFig9: Experiment = {
   source: `${SEED}, lines 158–172, 183 (Fig. 9)`,
   scenarios: ["srp/uniform.yaml", "srp/uniform-srp.yaml", "srp/uniform-ecn.yaml"],
   notes:
-    "Uniform random traffic with every host offered its full link rate, 1 ms with the first 0.2 ms not measured; saturation throughput is the payload accepted in the window, as a fraction of all hosts' capacity. Message sizes of 1 to 64 packets of 256 bytes; Bi is half 4-packet and half 64-packet messages (by count); Mix is uniform between 4 and 64 packets, drawn in whole bytes (the paper's in packets). Messages under n_min = 4 packets bypass SRP.",
+    "Uniform random traffic with every host offered its full link rate, 1 ms with the first 0.2 ms not measured; saturation throughput is the payload accepted in the window, as a fraction of all hosts' capacity. Message sizes of 1 to 64 packets of 256 bytes; Bi is half 4-packet and half 64-packet messages (by count); Mix is uniform between 4 and 64 packets, drawn in whole bytes (the paper's in packets). Messages under n_min = 4 packets bypass SRP. Where SRP's saturation throughput falls as messages grow (the paper's converges), our best explanation is the speculative drop rate of srp-fig12-13, far above the paper's: every dropped packet waits for its chunk's grant and is sent again.",
   async run({ scale, quick }) {
     const sizes = quick
       ? FIG9_SIZES.filter((s) => ["2", "4", "64", "Bi"].includes(s.label))
