@@ -1,4 +1,4 @@
-import { nsToPs, type Scheduler, usToPs } from "@cclab/core-des";
+import { nsToPs, type Scheduler } from "@cclab/core-des";
 import { NO_PACKET, type PacketId, type Packets, type QueueSetContext } from "@cclab/fabric";
 import { testSwitchContext } from "@cclab/fabric/testing";
 import { describe, expect, it } from "vitest";
@@ -89,7 +89,6 @@ describe("SRP switch part", () => {
     expect(fifo.dequeueFor(2)).toBe(b);
     expect(fifo.packetCount).toBe(0);
     const off = setup({ fifoLanes: false });
-    expect(off.part.createQueueSet).toBeDefined();
     expect(off.part.createQueueSet!(queueContext(3, packets, scheduler))).toBeUndefined();
   });
 
@@ -100,7 +99,6 @@ describe("SRP switch part", () => {
     at(500);
     expect(part.dropAtHead!(p, 0)).toBe(false);
     at(501);
-    expect(usToPs(0.5)).toBe(nsToPs(500));
     expect(part.dropAtHead!(p, 0)).toBe(true);
   });
 });
