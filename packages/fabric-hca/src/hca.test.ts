@@ -229,6 +229,25 @@ describe("Hca", () => {
     expect(new Set(gaps)).toEqual(new Set([serializationPs(2074, 2)]));
   });
 
+  it("drops a packet its receiver part discards as a second copy: credits back, nothing delivered", () => {
+    const bufferBytes = 4 * 2112;
+    const { scheduler, a, b, received } = pair({ receiveBufferBytes: bufferBytes });
+    let asked = 0;
+    b.setParts(undefined, { discard: () => asked++ % 2 === 1 }); // every second packet
+    const credits = a.uplinkFlow.credits[0];
+    a.addMessage({ dstHost: 1, bytes: 20 * 2048, startPs: 0 });
+    scheduler.run();
+    expect(asked).toBe(20);
+    expect(b.duplicatesDiscarded).toBe(10);
+    expect(received.map((r) => r.packet.seqInMessage)).toEqual([0, 2, 4, 6, 8, 10, 12, 14, 16, 18]);
+    expect(b.completions).toEqual([]); // half the bytes: the message is not whole
+    expect(b.deliveredBytesByFlow.get(1)).toBe(10 * 2048);
+    expect(b.totalLatencyPs.summary().count).toBe(10);
+    // 20 packets through a 4-packet buffer: the discarded ones returned their credits too.
+    expect(b.receiveBytesOf(0)).toBe(0);
+    expect(a.uplinkFlow.credits[0]).toBe(credits);
+  });
+
   it("rejects messages it cannot send, naming the field", () => {
     const { a } = pair();
     expect(() => a.addMessage({ dstHost: 2, bytes: 1, startPs: 0 })).toThrow(

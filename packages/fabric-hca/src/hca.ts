@@ -101,6 +101,10 @@ export class Hca implements LinkReceiver, LinkSender {
   private receiving = false;
   private senderPart: SenderPart | undefined = undefined;
   private receiverPart: ReceiverPart | undefined = undefined;
+  /** The receiver part, if it may discard second copies (contract 3.2), else undefined. */
+  private discarding: ReceiverPart | undefined = undefined;
+  /** Data packets the receiver part discarded as second copies. */
+  duplicatesDiscarded = 0;
   private listener: DeliveryListener | undefined = undefined;
 
   constructor(setup: HcaSetup) {
@@ -211,6 +215,7 @@ export class Hca implements LinkReceiver, LinkSender {
   setParts(sender: SenderPart | undefined, receiver: ReceiverPart | undefined): void {
     this.senderPart = sender;
     this.receiverPart = receiver;
+    this.discarding = receiver?.discard === undefined ? undefined : receiver;
   }
 
   /** Bytes in the receive buffer of `vl` now. */
@@ -416,7 +421,8 @@ export class Hca implements LinkReceiver, LinkSender {
   }
 
   // The packet leaves the receive buffer: its credits go back (docs/model.md, "Flow control"),
-  // then it is counted, shown to the listeners and CC parts, and freed.
+  // then it is counted, shown to the listeners and CC parts, and freed; a second copy the
+  // receiver part discards (contract 3.2) is only freed.
   private consume(packet: PacketId): void {
     const packets = this.packets;
     const now = this.scheduler.nowPs;
@@ -424,6 +430,12 @@ export class Hca implements LinkReceiver, LinkSender {
     this.packetsReceived++;
     if (packets.kindCode[packet] !== DATA_KIND) {
       this.consumeControl(packet, now);
+      return;
+    }
+    const discarding = this.discarding;
+    if (discarding !== undefined && discarding.discard!(packet)) {
+      this.duplicatesDiscarded++;
+      packets.free(packet);
       return;
     }
     if (this.latencyStats) {

@@ -221,6 +221,14 @@ export interface ReceiverPart extends CcObservable {
   onArrive?(packet: PacketId): void;
   /** A data packet has been delivered to this host (after the receive service). */
   onData?(packet: PacketId): void;
+  /**
+   * A data packet has been received (after the receive service), before it is counted: return
+   * true to discard it as a copy of one already delivered (SRP's in-order variant sends a
+   * packet again while the first may still arrive, seed 000 line 82). The host returns its
+   * credits and frees it; it is not delivered (no `onData`, no message completion, no
+   * throughput or latency). Since 3.2.
+   */
+  discard?(packet: PacketId): boolean;
 }
 
 export interface ReceiverPartFactory extends PartDeclarations {

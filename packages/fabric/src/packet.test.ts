@@ -83,6 +83,42 @@ describe("Packets, the packet store", () => {
     expect(packets.snapshot(data)).toMatchObject({ dstHost: 9, flowId: 123, fecn: true });
   });
 
+  it("copies a packet with every field and scheme column, unrouted and in no queue", () => {
+    const packets = new Packets(1);
+    const chunk = packets.column("x.chunk", Int32Array);
+    const data = packets.create({
+      sizeBytes: 282,
+      payloadBytes: 256,
+      srcHost: 5,
+      dstHost: 9,
+      flowId: 123,
+      messageId: 77,
+      seqInMessage: 3,
+      lastOfMessage: true,
+      messageBytes: 1000,
+      sl: 2,
+      vl: 3,
+      becn: true,
+      ecn: Ecn.congestion,
+      createdPs: 7,
+      injectedPs: 9,
+    });
+    chunk.values[data] = 41;
+    packets.outPort[data] = 4;
+    packets.hops[data] = 2;
+    packets.next[data] = 17;
+    const copy = packets.copy(data);
+    expect(copy).not.toBe(data);
+    expect(packets.snapshot(copy)).toEqual({
+      ...packets.snapshot(data),
+      id: copy,
+      outPort: -1,
+      hops: 0,
+    });
+    expect(packets.column("x.chunk", Int32Array).values[copy]).toBe(41);
+    expect(packets.next[copy]).toBe(NO_PACKET);
+  });
+
   it("names kinds by code, gives x- kinds codes of their own and rejects others", () => {
     const packets = new Packets();
     const p = packets.create({ kind: "x-ccfit-stop" });

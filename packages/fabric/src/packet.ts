@@ -311,6 +311,37 @@ export class Packets {
     return p;
   }
 
+  /**
+   * A new packet with every field of `p` (its scheme columns too) except where it is: unrouted,
+   * no hops, in no queue. For a scheme that sends a data packet again while the first copy may
+   * still arrive (SRP's in-order variant, seed 000 line 82); its receiver part then discards
+   * the copy that arrives second ({@link ReceiverPart.discard}). Since contract 3.2.
+   */
+  copy(p: PacketId): PacketId {
+    const c = this.alloc();
+    this.kindCode[c] = this.kindCode[p]!;
+    this.sizeBytes[c] = this.sizeBytes[p]!;
+    this.vl[c] = this.vl[p]!;
+    this.dstHost[c] = this.dstHost[p]!;
+    this.flowId[c] = this.flowId[p]!;
+    this.payloadBytes[c] = this.payloadBytes[p]!;
+    this.messageId[c] = this.messageId[p]!;
+    this.seqInMessage[c] = this.seqInMessage[p]!;
+    this.lastOfMessage[c] = this.lastOfMessage[p]!;
+    this.messageBytes[c] = this.messageBytes[p]!;
+    this.srcHost[c] = this.srcHost[p]!;
+    this.sl[c] = this.sl[p]!;
+    this.fecn[c] = this.fecn[p]!;
+    this.becn[c] = this.becn[p]!;
+    this.ecn[c] = this.ecn[p]!;
+    this.createdPs[c] = this.createdPs[p]!;
+    this.injectedPs[c] = this.injectedPs[p]!;
+    const control = this.control[p];
+    if (control !== undefined) this.setControl(c, control);
+    for (const column of this.schemeColumns) column.values[c] = column.values[p]!;
+    return c;
+  }
+
   /** Returns a packet nothing refers to any more; its id will be reused. */
   free(p: PacketId): void {
     if (p < this.control.length) this.control[p] = undefined;

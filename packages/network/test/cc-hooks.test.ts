@@ -78,7 +78,9 @@ it("rejects a plugin written for another contract version", () => {
   const scheme = { specVersion: 1, name: "past" } as unknown as CcScheme;
   expect(
     () => new Network(singleSwitch({ hosts: 2, rateGbps: 10, latencyNs: 10 }), { cc: scheme }),
-  ).toThrow(/specVersion 1 \(\^1\.0\.0\); this fabric implements 3\.1\.0 \(and 3\.0\.0, 2\.0\.0\)/);
+  ).toThrow(
+    /specVersion 1 \(\^1\.0\.0\); this fabric implements 3\.2\.0 \(and 3\.1\.0, 3\.0\.0, 2\.0\.0\)/,
+  );
 });
 
 it("adds the VLs a switch part asks for as control lanes", () => {
