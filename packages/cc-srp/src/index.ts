@@ -12,7 +12,7 @@ export {
   SRP_LANES,
 } from "./lanes.js";
 export { DEFAULTS, params, type SrpParams } from "./params.js";
-export { receiverPartFactory, SrpReceiver } from "./receiver-part.js";
+export { receiverPartFactory, SrpInOrderReceiver, SrpReceiver } from "./receiver-part.js";
 export { SendQueue, SRP_TIMER_KIND } from "./send-queue.js";
 export { SrpSender, senderPartFactory } from "./sender-part.js";
 export { createSwitchPart, switchPartFactory } from "./switch-part.js";
@@ -20,7 +20,7 @@ export { createSwitchPart, switchPartFactory } from "./switch-part.js";
 /** The whole scheme with resolved parameters: switch, destination and source parts. */
 export function srpCc(p: SrpParams): CcScheme {
   return {
-    specVersion: "^3.1.0",
+    specVersion: p.inOrder ? "^3.2.0" : "^3.1.0",
     name: "srp",
     switchPart: switchPartFactory(p),
     receiverPart: receiverPartFactory(p),

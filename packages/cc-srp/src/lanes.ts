@@ -24,7 +24,9 @@ export const SRP_LANES: readonly LaneDeclaration[] = [
  *   ACK belongs to;
  * - `srp.packets`: a reservation's size n, packets;
  * - `srp.startPs`: a grant's start time t_s, ps;
- * - `srp.dropped`: the id of the packet a NACK reports (kept allocated until it is resent).
+ * - `srp.dropped`: the id of the packet a NACK reports (kept allocated until it is resent);
+ * - `srp.psn`: in the in-order variant, a data packet's number in its flow plus one (0: none),
+ *   by which the destination knows a second copy, and an ACK names the packet it answers.
  */
 export const COLUMN = {
   queuedPs: "srp.queuedPs",
@@ -33,4 +35,5 @@ export const COLUMN = {
   packets: "srp.packets",
   startPs: "srp.startPs",
   dropped: "srp.dropped",
+  psn: "srp.psn",
 } as const;

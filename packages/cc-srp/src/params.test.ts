@@ -10,6 +10,7 @@ describe("SRP parameters", () => {
       nMinPackets: 4,
       controlPacketBytes: 8,
       fifoLanes: true,
+      inOrder: false,
     });
     expect(DEFAULTS.ttwUs).toBe(1.3);
   });

@@ -12,6 +12,7 @@ export const DEFAULTS = {
   nMinPackets: 4,
   controlPacketBytes: 8,
   fifoLanes: true,
+  inOrder: false,
 } as const;
 
 /** What a scenario may write under `params` (units in the keys; all optional). */
@@ -65,6 +66,12 @@ export const params = z
       .default(DEFAULTS.fifoLanes)
       .describe(
         "queue the reservation, reply and speculative lanes of each switch input in one FIFO, as the paper's routers do (line 98); false: the switch's own queueing (e.g. VOQ) for them too",
+      ),
+    inOrder: z
+      .boolean()
+      .default(DEFAULTS.inOrder)
+      .describe(
+        "the in-order variant (lines 80–82): from t_s the source resends, on its own lane and ahead of the chunk's other packets, every speculative packet not yet ACKed or NACKed; the destination discards the copy that arrives second. Hosts only",
       ),
   })
   .refine((p) => p.nMinPackets <= p.nMaxPackets, {

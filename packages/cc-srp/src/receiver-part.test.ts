@@ -4,7 +4,7 @@ import { testHostContext } from "@cclab/fabric/testing";
 import { describe, expect, it } from "vitest";
 import { COLUMN, REPLY_LANE, RESERVATION_LANE, SPECULATIVE_LANE } from "./lanes.js";
 import { params } from "./params.js";
-import { SrpReceiver } from "./receiver-part.js";
+import { SrpInOrderReceiver, SrpReceiver } from "./receiver-part.js";
 
 const LANES = { [RESERVATION_LANE]: 1, [REPLY_LANE]: 2, [SPECULATIVE_LANE]: 3 };
 const RESERVATION = NAMED_PACKET_KINDS.indexOf("reservation");
@@ -68,5 +68,29 @@ describe("SRP destination", () => {
     part.onArrive(packets.create({ srcHost: 6, dstHost: 3, flowId: 60, sizeBytes: 256, vl: 0 }));
     expect(sent).toHaveLength(1);
     expect(part.counters()).toEqual({ reservationsGranted: 0, speculativeAcked: 1 });
+  });
+  it("in-order variant: discards the second copy of a packet, by flow and number, and counts late arrivals", () => {
+    const context = testHostContext({ hostIndex: 3, lanes: LANES, mtuBytes: 256 });
+    const part = new SrpInOrderReceiver(context, params.parse({ inOrder: true }));
+    const { packets } = context;
+    const psn = packets.column(COLUMN.psn, Int32Array);
+    const arrive = (flowId: number, n: number | undefined) => {
+      const p = packets.create({ srcHost: 1, dstHost: 3, flowId, sizeBytes: 256, vl: 0 });
+      if (n !== undefined) psn.values[p] = n + 1;
+      return part.discard(p);
+    };
+    expect([0, 2, 1, 2, 0, 3].map((n) => arrive(7, n))).toEqual([
+      false,
+      false,
+      false, // late: 2 arrived before it
+      true,
+      true,
+      false,
+    ]);
+    expect(arrive(8, 0)).toBe(false); // another flow counts on its own
+    expect(arrive(7, undefined)).toBe(false); // not numbered: not SRP's
+    expect(arrive(7, undefined)).toBe(false);
+    expect(part.counters()).toMatchObject({ duplicatesDiscarded: 2, arrivedOutOfOrder: 1 });
+    expect("discard" in new SrpReceiver(context, params.parse({}))).toBe(false);
   });
 });

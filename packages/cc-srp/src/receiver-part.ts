@@ -29,11 +29,12 @@ export class SrpReceiver implements ReceiverPart {
   private readonly chunk;
   private readonly reserved;
   private readonly startPs;
+  protected readonly psn;
   private reservations = 0;
   private acks = 0;
 
   constructor(
-    private readonly context: HostPartContext,
+    protected readonly context: HostPartContext,
     private readonly p: SrpParams,
   ) {
     this.packetPs = serializationPs(
@@ -46,6 +47,7 @@ export class SrpReceiver implements ReceiverPart {
     this.chunk = packets.column(COLUMN.chunk, Int32Array);
     this.reserved = packets.column(COLUMN.packets, Int32Array);
     this.startPs = packets.column(COLUMN.startPs, Float64Array);
+    this.psn = p.inOrder ? packets.column(COLUMN.psn, Int32Array) : undefined;
   }
 
   onArrive(packet: PacketId): void {
@@ -80,6 +82,7 @@ export class SrpReceiver implements ReceiverPart {
       context.scheduler.nowPs,
     );
     this.chunk.values[reply] = this.chunk.values[packet]!;
+    if (this.psn !== undefined) this.psn.values[reply] = this.psn.values[packet]!;
     return reply;
   }
 
@@ -88,14 +91,68 @@ export class SrpReceiver implements ReceiverPart {
   }
 }
 
+/** What a destination knows of one flow's packet numbers (in-order variant). */
+interface FlowArrivals {
+  /** Every packet numbered below this has arrived. */
+  below: number;
+  /** Packets numbered `below` or more that have arrived. */
+  readonly above: Set<number>;
+  /** The highest number that has arrived, −1 before any. */
+  highest: number;
+}
+
+/**
+ * The destination of SRP's in-order variant (line 82): the source sends a second copy of each
+ * speculative packet still outstanding at t_s, so the copy that arrives second is discarded
+ * (by its number in the flow, `srp.psn`). Counts the packets discarded and those that arrived
+ * after one numbered higher in their flow (out of order).
+ */
+export class SrpInOrderReceiver extends SrpReceiver {
+  private readonly flows = new Map<number, FlowArrivals>();
+  private duplicates = 0;
+  private outOfOrder = 0;
+
+  discard(packet: PacketId): boolean {
+    const numbered = this.psn!.values[packet]!;
+    if (numbered === 0) return false; // not from an SRP source
+    const psn = numbered - 1;
+    const flowId = this.context.packets.flowId[packet]!;
+    let f = this.flows.get(flowId);
+    if (f === undefined) {
+      f = { below: 0, above: new Set(), highest: -1 };
+      this.flows.set(flowId, f);
+    }
+    if (psn < f.below || f.above.has(psn)) {
+      this.duplicates++;
+      return true;
+    }
+    if (psn < f.highest) this.outOfOrder++;
+    else f.highest = psn;
+    if (psn === f.below) {
+      f.below++;
+      while (f.above.delete(f.below)) f.below++;
+    } else f.above.add(psn);
+    return false;
+  }
+
+  override counters(): Readonly<Record<string, number>> {
+    return {
+      ...super.counters(),
+      duplicatesDiscarded: this.duplicates,
+      arrivedOutOfOrder: this.outOfOrder,
+    };
+  }
+}
+
 /** The receiver part's factory, for a scheme. */
 export function receiverPartFactory(p: SrpParams): ReceiverPartFactory {
   return {
-    specVersion: "^3.1.0",
+    specVersion: p.inOrder ? "^3.2.0" : "^3.1.0",
     name: "srp-destination",
     lanes: SRP_LANES,
-    writes: [COLUMN.chunk, COLUMN.startPs],
-    reads: [COLUMN.chunk, COLUMN.packets],
-    create: (context) => new SrpReceiver(context, p),
+    writes: p.inOrder ? [COLUMN.chunk, COLUMN.startPs, COLUMN.psn] : [COLUMN.chunk, COLUMN.startPs],
+    reads: p.inOrder ? [COLUMN.chunk, COLUMN.packets, COLUMN.psn] : [COLUMN.chunk, COLUMN.packets],
+    create: (context) =>
+      p.inOrder ? new SrpInOrderReceiver(context, p) : new SrpReceiver(context, p),
   };
 }

@@ -22,6 +22,22 @@ interface Chunk {
   startPs: TimePs;
   /** Speculative packets neither ACKed nor NACKed yet. */
   outstanding: number;
+  /**
+   * In-order variant: a copy of each outstanding speculative packet, by its number in the
+   * flow, kept to be sent at t_s; moved to the held packets at the grant.
+   */
+  readonly copies: Map<number, PacketId> | undefined;
+}
+
+/** A packet waiting for its chunk's start time: NACKed, or (in-order variant) a copy. */
+interface Held {
+  readonly packet: PacketId;
+  readonly seq: number;
+  /** Its number in the flow (in-order variant), else 0. */
+  readonly psn: number;
+  /** When it may go, ps; +Infinity until the chunk's grant. */
+  untilPs: TimePs;
+  readonly copy: boolean;
 }
 
 /**
@@ -32,7 +48,9 @@ interface Chunk {
  * its grant or a NACK arrives; after a NACK the queue waits for the grant; after the grant it
  * sends the chunk's remaining packets on the normal lane from t_s, and resends NACKed packets
  * (ahead of new data) from t_s. The next chunk's reservation goes out when the last packet of
- * the chunk before it has been sent (line 76).
+ * the chunk before it has been sent (line 76). In the in-order variant (line 82) it also
+ * resends from t_s every speculative packet then neither ACKed nor NACKed (a copy kept when it
+ * was sent), in the flow's order, and the destination discards whichever copy arrives second.
  */
 export class SendQueue implements FlowGate, TimerOwner {
   private readonly pending = new IntFifo(4); // chunk sizes: n > 0 reserved, −n bypass
@@ -40,11 +58,10 @@ export class SendQueue implements FlowGate, TimerOwner {
   private readonly open = new Map<number, Chunk>(); // reserved chunks replies may still name
   private nextSeq = 0;
   private vl: number;
-  // NACKed packets waiting for their chunk's start time (+Infinity until the grant).
-  private readonly heldPackets: PacketId[] = [];
-  private readonly heldSeqs: number[] = [];
-  private readonly heldUntilPs: TimePs[] = [];
+  private held: Held[] = [];
   private readonly timers: OwnerTimers;
+  /** Data packets sent so far (resends not counted): the next one's number in the flow. */
+  private sentPackets = 0;
   speculativeBytes = 0;
   reservedBytes = 0;
   bypassBytes = 0;
@@ -86,10 +103,13 @@ export class SendQueue implements FlowGate, TimerOwner {
     const packets = sender.context.packets;
     const payload = packets.payloadBytes[packet]!;
     sender.chunk.values[packet] = c.seq;
+    const psn = this.sentPackets++;
+    if (sender.psn !== undefined) sender.psn.values[packet] = psn + 1;
     if (packets.vl[packet] === sender.speculativeVl) {
       c.outstanding++;
       sender.speculativeSent++;
       this.speculativeBytes += payload;
+      c.copies?.set(psn, packets.copy(packet));
     } else if (c.seq >= 0) {
       sender.reservedSent++;
       this.reservedBytes += payload;
@@ -112,18 +132,26 @@ export class SendQueue implements FlowGate, TimerOwner {
     c.startPs = startPs;
     if (c === this.current) this.moveTo(this.sender.normalVl(this.flow));
     const at = Math.max(this.sender.context.scheduler.nowPs, startPs);
-    for (let i = 0; i < this.heldSeqs.length; i++) {
-      if (this.heldSeqs[i] === seq) this.heldUntilPs[i] = at;
+    for (const h of this.held) if (h.seq === seq) h.untilPs = at;
+    if (c.copies !== undefined) {
+      for (const [psn, packet] of c.copies) {
+        this.held.push({ packet, seq, psn, untilPs: at, copy: true });
+      }
+      c.copies.clear();
     }
     this.releaseDue();
     this.forgetIfDone(c);
   }
 
-  /** A speculative packet of reservation `seq` was delivered. */
-  acked(seq: number): void {
+  /**
+   * A speculative packet of reservation `seq` was delivered (`psn`: its number in the flow, in
+   * the in-order variant). Its copy, if still here, is not needed.
+   */
+  acked(seq: number, psn: number): void {
     const c = this.open.get(seq);
     if (c === undefined) return;
     c.outstanding--;
+    if (c.copies !== undefined) this.dropCopy(c, psn);
     this.forgetIfDone(c);
   }
 
@@ -138,11 +166,25 @@ export class SendQueue implements FlowGate, TimerOwner {
     packets.vl[packet] = sender.normalVl(this.flow);
     const c = this.open.get(seq);
     const now = sender.context.scheduler.nowPs;
-    this.heldPackets.push(packet);
-    this.heldSeqs.push(seq);
-    this.heldUntilPs.push(
-      c === undefined || c.granted ? Math.max(now, c?.startPs ?? now) : Number.POSITIVE_INFINITY,
-    );
+    const psn = sender.psn === undefined ? 0 : sender.psn.values[packet]! - 1;
+    if (c?.copies !== undefined && !c.copies.has(psn)) {
+      // In-order variant after the grant: its copy is waiting for t_s or has gone; the
+      // dropped packet is not needed.
+      packets.free(packet);
+      sender.copiesCovered++;
+    } else {
+      if (c?.copies !== undefined) this.dropCopy(c, psn);
+      this.held.push({
+        packet,
+        seq,
+        psn,
+        untilPs:
+          c === undefined || c.granted
+            ? Math.max(now, c?.startPs ?? now)
+            : Number.POSITIVE_INFINITY,
+        copy: false,
+      });
+    }
     const current = this.current;
     if (current !== undefined && current.seq >= 0 && !current.granted) current.speculating = false;
     if (c !== undefined) {
@@ -157,30 +199,52 @@ export class SendQueue implements FlowGate, TimerOwner {
     this.releaseDue();
   }
 
-  // Resends every held packet whose time has come; sets the timer for the next one.
+  // Resends every held packet whose time has come, in the flow's order; sets the timer for the
+  // next one.
   private releaseDue(): void {
+    if (this.held.length === 0) {
+      this.timers.disarm(RELEASE);
+      return;
+    }
     const now = this.sender.context.scheduler.nowPs;
     let next = Number.POSITIVE_INFINITY;
-    let kept = 0;
-    for (let i = 0; i < this.heldPackets.length; i++) {
-      const until = this.heldUntilPs[i]!;
-      const packet = this.heldPackets[i]!;
-      if (until <= now) {
-        this.resentBytes += this.sender.context.packets.payloadBytes[packet]!;
-        this.sender.resend(packet);
-        continue;
+    const due: Held[] = [];
+    const kept: Held[] = [];
+    for (const h of this.held) {
+      if (h.untilPs <= now) due.push(h);
+      else {
+        kept.push(h);
+        if (h.untilPs < next) next = h.untilPs;
       }
-      if (until < next) next = until;
-      this.heldPackets[kept] = packet;
-      this.heldSeqs[kept] = this.heldSeqs[i]!;
-      this.heldUntilPs[kept] = until;
-      kept++;
     }
-    this.heldPackets.length = kept;
-    this.heldSeqs.length = kept;
-    this.heldUntilPs.length = kept;
+    this.held = kept;
+    if (due.length > 1) due.sort((a, b) => a.psn - b.psn);
+    for (const h of due) {
+      const packets = this.sender.context.packets;
+      this.resentBytes += packets.payloadBytes[h.packet]!;
+      if (h.copy) {
+        packets.vl[h.packet] = this.sender.normalVl(this.flow);
+        this.sender.sendCopy(h.packet);
+      } else this.sender.resend(h.packet);
+    }
     if (next === Number.POSITIVE_INFINITY) this.timers.disarm(RELEASE);
     else this.timers.armAt(RELEASE, next);
+  }
+
+  // In-order variant: the copy of packet `psn` of chunk `c` is not needed (it was ACKed, or it
+  // was dropped and goes again itself); forgets it whether it is kept or already held.
+  private dropCopy(c: Chunk, psn: number): void {
+    const packets = this.sender.context.packets;
+    const copy = c.copies!.get(psn);
+    if (copy !== undefined) {
+      c.copies!.delete(psn);
+      packets.free(copy);
+      return;
+    }
+    const i = this.held.findIndex((h) => h.copy && h.seq === c.seq && h.psn === psn);
+    if (i < 0) return;
+    packets.free(this.held[i]!.packet);
+    this.held.splice(i, 1);
   }
 
   private startNext(): void {
@@ -195,6 +259,7 @@ export class SendQueue implements FlowGate, TimerOwner {
         granted: true,
         startPs: 0,
         outstanding: 0,
+        copies: undefined,
       };
       this.moveTo(this.sender.normalVl(this.flow));
       return;
@@ -207,6 +272,7 @@ export class SendQueue implements FlowGate, TimerOwner {
       granted: false,
       startPs: 0,
       outstanding: 0,
+      copies: this.sender.p.inOrder ? new Map() : undefined,
     };
     this.open.set(c.seq, c);
     this.current = c;

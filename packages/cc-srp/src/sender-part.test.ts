@@ -37,7 +37,7 @@ function setup(input: Record<string, unknown> = {}) {
   };
   const reply = (
     kind: "grant" | "ack" | "nack",
-    fields: { seq?: number; startPs?: number; dropped?: PacketId },
+    fields: { seq?: number; startPs?: number; dropped?: PacketId; psn?: number },
   ) => {
     const p = packets.create({ srcHost: 5, dstHost: 0, flowId: 42, sizeBytes: 8, vl: 2 });
     packets.kindCode[p] = NAMED_PACKET_KINDS.indexOf(kind);
@@ -45,6 +45,7 @@ function setup(input: Record<string, unknown> = {}) {
     if (fields.startPs !== undefined) col(COLUMN.startPs).values[p] = fields.startPs;
     if (fields.dropped !== undefined)
       packets.column(COLUMN.dropped, Int32Array).values[p] = fields.dropped;
+    if (fields.psn !== undefined) packets.column(COLUMN.psn, Int32Array).values[p] = fields.psn + 1;
     sender.onControl(p);
   };
   const reservations = () =>
@@ -135,5 +136,52 @@ describe("SRP send queue", () => {
     expect(t.sender.bypassSent).toBe(2);
     t.gate.onMessage(3 * 256); // reserved
     expect(t.reservations()).toEqual([{ n: 3, seq: 0, vl: 1, kind: "reservation" }]);
+  });
+  it("in-order variant: at t_s resends every outstanding speculative packet, in the flow's order, as a copy", () => {
+    const t = setup({ inOrder: true });
+    const psn = t.packets.column(COLUMN.psn, Int32Array);
+    t.gate.onMessage(4 * 256);
+    const [p0, p1, p2] = [t.send(), t.send(), t.send()];
+    expect([p0, p1, p2].map((p) => psn.values[p])).toEqual([1, 2, 3]); // numbers + 1
+    const live = t.packets.live;
+    // p0 is dropped before the grant: it goes again itself, its copy is let go.
+    t.reply("nack", { dropped: p0 });
+    // p1 arrives before t_s: its copy is let go.
+    t.reply("ack", { seq: 0, psn: 1 });
+    expect(t.packets.live).toBe(live - 2 + 2); // two copies freed, the two replies allocated
+    t.reply("grant", { seq: 0, startPs: usToPs(3) });
+    expect(t.resent).toEqual([]);
+    t.scheduler.runUntil(usToPs(4));
+    // At t_s: p0 itself, then a copy of p2 (still outstanding), both on the flow's own lane.
+    expect(t.resent.map((r) => r.atPs)).toEqual([usToPs(3), usToPs(3)]);
+    const [first, copy] = t.resent.map((r) => r.packet);
+    expect(first).toBe(p0);
+    expect(copy).not.toBe(p2);
+    expect(psn.values[copy!]).toBe(3);
+    expect([t.packets.flowId[copy!], t.packets.payloadBytes[copy!]]).toEqual([42, 256]);
+    expect(t.packets.vl[copy!]).toBe(0);
+    // p2 is NACKed after its copy went: the dropped packet is freed, not sent a third time.
+    const before = t.packets.live;
+    t.reply("nack", { dropped: p2 });
+    expect(t.resent).toHaveLength(2);
+    expect(t.packets.live).toBe(before); // the NACK allocated, p2 freed
+    expect(t.sender.counters()).toMatchObject({
+      nacksReceived: 2,
+      retransmitted: 1,
+      copiesSent: 1,
+      nacksCoveredByCopy: 1,
+    });
+  });
+
+  it("in-order variant: a packet ACKed between the grant and t_s is not copied", () => {
+    const t = setup({ inOrder: true });
+    t.gate.onMessage(4 * 256);
+    t.send();
+    t.send();
+    t.reply("grant", { seq: 0, startPs: usToPs(3) });
+    t.reply("ack", { seq: 0, psn: 0 });
+    t.scheduler.runUntil(usToPs(4));
+    expect(t.resent).toHaveLength(1);
+    expect(t.packets.column(COLUMN.psn, Int32Array).values[t.resent[0]!.packet]).toBe(2);
   });
 });

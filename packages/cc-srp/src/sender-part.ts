@@ -27,6 +27,8 @@ export class SrpSender implements SenderPart {
   private readonly reserved;
   private readonly startPs;
   private readonly dropped;
+  /** The in-order variant's packet numbers (`srp.psn`); undefined without it. */
+  readonly psn;
   private readonly queues = new Map<number, SendQueue>();
   reservationsSent = 0;
   grantsReceived = 0;
@@ -36,6 +38,8 @@ export class SrpSender implements SenderPart {
   acksReceived = 0;
   nacksReceived = 0;
   resent = 0;
+  copiesSent = 0;
+  copiesCovered = 0;
 
   constructor(
     readonly context: HostPartContext,
@@ -48,6 +52,7 @@ export class SrpSender implements SenderPart {
     this.reserved = packets.column(COLUMN.packets, Int32Array);
     this.startPs = packets.column(COLUMN.startPs, Float64Array);
     this.dropped = packets.column(COLUMN.dropped, Int32Array);
+    this.psn = p.inOrder ? packets.column(COLUMN.psn, Int32Array) : undefined;
   }
 
   /** The flow's own lane: its SL's data VL (the data VLs come first, one per SL). */
@@ -72,7 +77,7 @@ export class SrpSender implements SenderPart {
       queue.granted(this.chunk.values[packet]!, this.startPs.values[packet]!);
     } else if (kind === ACK_KIND) {
       this.acksReceived++;
-      queue.acked(this.chunk.values[packet]!);
+      queue.acked(this.chunk.values[packet]!, (this.psn?.values[packet] ?? 1) - 1);
     } else if (kind === NACK_KIND) {
       this.nacksReceived++;
       queue.nacked(this.dropped.values[packet]!);
@@ -103,6 +108,12 @@ export class SrpSender implements SenderPart {
     this.context.resend(packet);
   }
 
+  /** In-order variant: sends the copy of an outstanding speculative packet, ahead of new data. */
+  sendCopy(packet: PacketId): void {
+    this.copiesSent++;
+    this.context.resend(packet);
+  }
+
   counters(): Readonly<Record<string, number>> {
     return {
       reservationsSent: this.reservationsSent,
@@ -113,6 +124,9 @@ export class SrpSender implements SenderPart {
       acksReceived: this.acksReceived,
       nacksReceived: this.nacksReceived,
       retransmitted: this.resent,
+      ...(this.p.inOrder
+        ? { copiesSent: this.copiesSent, nacksCoveredByCopy: this.copiesCovered }
+        : {}),
     };
   }
 
@@ -128,11 +142,13 @@ export class SrpSender implements SenderPart {
 /** The sender part's factory, for a scheme. */
 export function senderPartFactory(p: SrpParams): SenderPartFactory {
   return {
-    specVersion: "^3.1.0",
+    specVersion: p.inOrder ? "^3.2.0" : "^3.1.0",
     name: "srp-source",
     lanes: SRP_LANES,
-    writes: [COLUMN.chunk, COLUMN.packets],
-    reads: [COLUMN.chunk, COLUMN.startPs, COLUMN.dropped],
+    writes: p.inOrder ? [COLUMN.chunk, COLUMN.packets, COLUMN.psn] : [COLUMN.chunk, COLUMN.packets],
+    reads: p.inOrder
+      ? [COLUMN.chunk, COLUMN.startPs, COLUMN.dropped, COLUMN.psn]
+      : [COLUMN.chunk, COLUMN.startPs, COLUMN.dropped],
     create: (context) => new SrpSender(context, p),
   };
 }

@@ -3,8 +3,9 @@
  * parameters (time-to-wait short enough that switches drop). SRP is the one scheme that drops
  * packets on purpose, so this is where the fabric's exactly-once promise is tested with drops:
  * every message is delivered once and whole; no data packet is lost except the declared
- * speculative drops, each answered by a NACK and one resend; credits are conserved and no
- * buffer overflows throughout.
+ * speculative drops, each answered by a NACK and one resend (or, in the in-order variant, by
+ * the copy sent at t_s, whose duplicates the destinations discard); credits are conserved, no
+ * buffer overflows throughout, and no packet is left allocated.
  */
 import type { Topology } from "@cclab/fabric";
 import { bufferOverflowViolation, creditConservationViolation, Network } from "@cclab/network";
@@ -45,6 +46,7 @@ const caseArb = fc
       nMaxPackets: fc.integer({ min: 2, max: 16 }),
       nMinPackets: fc.integer({ min: 1, max: 4 }),
       epsilon: fc.constantFrom(0, 0.05, 0.5),
+      inOrder: fc.boolean(),
     }),
     outputs: fc.constantFrom(
       { outputBufferBytes: 0, speedup: 1 },
@@ -80,7 +82,11 @@ const caseArb = fc
 describe("SRP on random credit fabrics", () => {
   // The runs must exercise drops, or the property says nothing about them.
   let runsWithDrops = 0;
-  afterAll(() => expect(runsWithDrops).toBeGreaterThan(5));
+  let runsWithCopies = 0;
+  afterAll(() => {
+    expect(runsWithDrops).toBeGreaterThan(5);
+    expect(runsWithCopies).toBeGreaterThan(3);
+  });
 
   test.prop([caseArb], { numRuns: 40 })(
     "delivers every message exactly once; every loss is a declared drop, NACKed and resent once; credits conserved",
@@ -132,17 +138,29 @@ describe("SRP on random credit fabrics", () => {
       expect(deliveries.size).toBe(packetCount);
       expect([...deliveries.values()].every((n) => n === 1)).toBe(true);
 
-      // Drops are the scheme's, each NACKed and resent exactly once.
+      // Drops are the scheme's, each NACKed, and resent once unless (in-order variant) the copy
+      // sent at t_s covers it; every copy of a delivered packet is discarded at the destination.
       const counters = net.ccCounters();
       const dropped = net.switches.reduce((s, sw) => s + sw.droppedPackets, 0);
       if (dropped > 0) runsWithDrops++;
+      const copies = counters.copiesSent ?? 0;
+      const covered = counters.nacksCoveredByCopy ?? 0;
+      const discarded = net.hosts.reduce((s, h) => s + h.duplicatesDiscarded, 0);
+      if (c.srp.inOrder && copies > 0) runsWithCopies++;
+      if (!c.srp.inOrder) expect(copies + covered + discarded).toBe(0);
       expect(counters.speculativeDropped ?? 0).toBe(dropped);
       expect(counters.nacksReceived ?? 0).toBe(dropped);
-      expect(counters.retransmitted ?? 0).toBe(dropped);
-      expect(net.hosts.reduce((s, h) => s + h.packetsResent, 0)).toBe(dropped);
+      expect((counters.retransmitted ?? 0) + covered).toBe(dropped);
+      expect(net.hosts.reduce((s, h) => s + h.packetsResent, 0)).toBe(
+        (counters.retransmitted ?? 0) + copies,
+      );
+      expect(counters.duplicatesDiscarded ?? 0).toBe(discarded);
+      expect(discarded).toBe(copies - covered);
       // Every speculative packet is either ACKed or NACKed.
       expect((counters.acksReceived ?? 0) + dropped).toBe(counters.speculativeSent ?? 0);
       expect(counters.grantsReceived ?? 0).toBe(counters.reservationsSent ?? 0);
+      // Nothing is left allocated: every copy and every dropped packet was sent or freed.
+      expect(packets.live).toBe(0);
     },
   );
 });
