@@ -2,6 +2,7 @@ import { pathToFileURL } from "node:url";
 import { dcqcnPlugin } from "@cclab/cc-dcqcn";
 import { infinibandPlugin } from "@cclab/cc-infiniband";
 import { srpPlugin } from "@cclab/cc-srp";
+import { tcdPlugin } from "@cclab/cc-tcd";
 import { assertSpecVersion, type CcPlugin, isCcPlugin, isZodSchema } from "@cclab/fabric";
 import type { z } from "zod";
 import { type PluginSpecifierOptions, resolvePluginSpecifier } from "./plugin-specifier.js";
@@ -14,7 +15,7 @@ import { type PluginSpecifierOptions, resolvePluginSpecifier } from "./plugin-sp
 export type { CcPlugin };
 
 /** The project's own plugins are built in; others come from a scenario's `plugins`. */
-const BUILT_IN: readonly CcPlugin[] = [infinibandPlugin, dcqcnPlugin, srpPlugin];
+const BUILT_IN: readonly CcPlugin[] = [infinibandPlugin, dcqcnPlugin, srpPlugin, tcdPlugin];
 
 const registry = new Map<string, CcPlugin>(BUILT_IN.map((plugin) => [plugin.name, plugin]));
 
