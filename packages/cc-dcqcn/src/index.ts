@@ -15,11 +15,13 @@ export {
 export { createReceiverPart, receiverPartFactory } from "./receiver-part.js";
 export { createSenderPart, senderPartFactory } from "./sender-part.js";
 export { createSwitchPart, switchPartFactory } from "./switch-part.js";
+export { TCD_CODE_COLUMN, TcdCode } from "./tcd-code.js";
 
 /** The whole scheme with resolved parameters: switch, receiver and sender parts. */
 export function dcqcnCc(p: DcqcnParams): CcScheme {
   return {
-    specVersion: 2,
+    // The TCD reaction's parts read a scheme column (contract 3.0).
+    specVersion: p.tcdReaction ? "^3.0.0" : 2,
     name: "dcqcn",
     switchPart: switchPartFactory(p),
     receiverPart: receiverPartFactory(p),
@@ -34,7 +36,7 @@ export function dcqcnCc(p: DcqcnParams): CcScheme {
 export const dcqcnPlugin = {
   name: "dcqcn",
   description:
-    "DCQCN (Zhu et al., SIGCOMM 2015): RED/ECN marking at switch egress, CNPs (paper) or CNP-flagged ACKs (nic), per-flow rate control with α, fast recovery, additive and hyper increase",
+    "DCQCN (Zhu et al., SIGCOMM 2015): RED/ECN marking at switch egress, CNPs (paper) or CNP-flagged ACKs (nic), per-flow rate control with α, fast recovery, additive and hyper increase; with tcdReaction, hosts react to a TCD switch's codes (CE cuts, UE holds)",
   params,
   create: dcqcnCc,
 } satisfies CcPlugin<typeof params>;

@@ -83,3 +83,41 @@ describe("DCQCN parameters", () => {
     expect([100, 101].map((q) => markingProbability(step, q))).toEqual([0, 1]);
   });
 });
+
+describe("DCQCN parameters for TCD", () => {
+  it("leaves the TCD reaction off unless asked for", () => {
+    expect(params.parse({}).tcdReaction).toBe(false);
+    expect(params.parse({ preset: "tcd" }).tcdReaction).toBe(false);
+    expect(params.parse({ tcdReaction: true }).tcdReaction).toBe(true);
+  });
+
+  it("resolves the tcd preset with the TCD authors' reference values (configburst.txt, cells of 1030 B)", () => {
+    expect(params.parse({ preset: "tcd" })).toMatchObject({
+      variant: "paper",
+      kminBytes: 5_150,
+      kmaxBytes: 206_000,
+      pmax: 0.01,
+      g: 1 / 256,
+      cnpIntervalUs: 50,
+      alphaTimerUs: 55,
+      increaseTimerUs: 55,
+      byteCounterBytes: 10_000_000,
+      fastRecoverySteps: 5,
+      additiveIncreaseMbps: 40,
+      hyperIncreaseMbps: 200,
+      minRateMbps: 100,
+      initialAlpha: 0.5,
+      clampTargetRate: true,
+    });
+  });
+
+  it("refuses the reaction with the nic variant, naming the field", () => {
+    const error = params.safeParse({ preset: "nic", tcdReaction: true }).error;
+    expect(error?.issues.map((i) => [i.path.join("."), i.message])).toEqual([
+      ["tcdReaction", 'needs variant "paper" (CNPs that carry the TCD code), got "nic"'],
+    ]);
+    expect(params.safeParse({ preset: "nic", variant: "paper", tcdReaction: true }).success).toBe(
+      true,
+    );
+  });
+});

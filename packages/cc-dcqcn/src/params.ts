@@ -14,6 +14,15 @@ import { z } from "zod";
  *   ACK of each marked packet, α updated every 1 µs, a decrease check every 4 µs, timer-only
  *   increase every 300 µs, one fast-recovery stage, R_AI 20 Mb/s, R_HAI 200 Mb/s, minimum rate
  *   1 Gb/s, g = 1/256; marking Kmin 400 KB, Kmax 1600 KB, Pmax 0.2 (100 Gb/s).
+ * - `tcd`: the DCQCN of the TCD authors' reference runs (Yi-ran/DCQCN-TCD,
+ *   `config/configburst.txt`): CNP interval 50 µs, α period 55 µs, increase timer 55 µs, byte
+ *   counter 10 MB, F = 5, g = 1/256 (`DCTCP_GAIN 0.00390625`), R_AI 40 Mb/s, R_HAI 200 Mb/s,
+ *   clamped target; RED Kmin 5, Kmax 200, Pmax 0.01 in cells of 1030 B (`SetMarkingThreshold`,
+ *   `broadcom-node.cc`); minimum rate 100 Mb/s (the `MinRate` default) and α starting at 0.5
+ *   (the constructor), both in `qbb-net-device.cc`. Only α and the RED keys differ from `paper`;
+ *   the RED keys matter only to a `dcqcn` switch (the plain-ECN baseline of those runs), a TCD
+ *   switch has its own. The reaction to TCD's codes is `tcdReaction`, with any `paper`-variant
+ *   preset.
  */
 export const PRESETS = {
   paper: {
@@ -56,7 +65,30 @@ export const PRESETS = {
     rateOnFirstCnp: 1,
     clampTargetRate: false,
   },
-} as const satisfies Record<string, Omit<DcqcnParams, "preset" | "markAt" | "alphaBeforeCut">>;
+  tcd: {
+    variant: "paper",
+    kminBytes: 5 * 1030,
+    kmaxBytes: 200 * 1030,
+    pmax: 0.01,
+    g: 1 / 256,
+    cnpIntervalUs: 50,
+    ackEveryPackets: 1,
+    alphaTimerUs: 55,
+    increaseTimerUs: 55,
+    byteCounterBytes: 10_000_000,
+    decreaseCheckUs: 4,
+    fastRecoverySteps: 5,
+    additiveIncreaseMbps: 40,
+    hyperIncreaseMbps: 200,
+    minRateMbps: 100,
+    initialAlpha: 0.5,
+    rateOnFirstCnp: 1,
+    clampTargetRate: true,
+  },
+} as const satisfies Record<
+  string,
+  Omit<DcqcnParams, "preset" | "markAt" | "alphaBeforeCut" | "tcdReaction">
+>;
 export type PresetName = keyof typeof PRESETS;
 
 const positive = (what: string) => z.number().positive().describe(what);
@@ -139,6 +171,12 @@ export const paramsInput = z.strictObject({
     .boolean()
     .default(false)
     .describe("paper: update α before cutting with it at a CNP (the author's simulator)"),
+  tcdReaction: z
+    .boolean()
+    .default(false)
+    .describe(
+      "paper: react to a TCD switch's codes (column tcd.code): one CNP per flow per cnpIntervalUs carrying the OR of the interval's codes; a CE-CNP cuts, a UE-CNP holds the rate (no cut, no increase)",
+    ),
 });
 
 /** Fully resolved parameters: what the parts run with and the resolved scenario shows. */
@@ -164,6 +202,8 @@ export interface DcqcnParams {
   readonly rateOnFirstCnp: number;
   readonly clampTargetRate: boolean;
   readonly alphaBeforeCut: boolean;
+  /** React to Ternary Congestion Detection's codes (see tcd-code.ts); `paper` variant only. */
+  readonly tcdReaction: boolean;
 }
 
 /** The schema a scenario's `params` are validated with: input → fully resolved parameters. */
@@ -179,6 +219,15 @@ export const params = paramsInput
         code: "custom",
         path: ["kminBytes"],
         message: `must be ≤ kmaxBytes (${p.kmaxBytes}), got ${p.kminBytes}`,
+      });
+    }
+    // TCD's reaction (the authors' reference code) is built on the paper's CNPs and cuts; the
+    // nic variant has neither a CNP to carry the code nor a per-CNP cut to hold back.
+    if (p.tcdReaction && p.variant !== "paper") {
+      ctx.addIssue({
+        code: "custom",
+        path: ["tcdReaction"],
+        message: `needs variant "paper" (CNPs that carry the TCD code), got "${p.variant}"`,
       });
     }
   });

@@ -9,6 +9,8 @@ import {
   type ReceiverPartFactory,
 } from "@cclab/fabric";
 import type { DcqcnParams } from "./params.js";
+import { TCD_CODE_COLUMN } from "./tcd-code.js";
+import { createTcdReceiverPart } from "./tcd-receiver-part.js";
 import { DCQCN_TIMER_KIND } from "./timers.js";
 
 // The ACK's kind code (codes of the named kinds are fixed: NAMED_PACKET_KINDS).
@@ -144,9 +146,11 @@ class Np {
 /**
  * The notification point (spec section 3), on a packet's arrival in the host's receive buffer:
  * `paper` turns CE marks into CNPs, at most one per flow per `cnpIntervalUs`; `nic` ACKs data
- * packets and flags the ACKs of marked ones. CNPs and ACKs go ahead of the host's data.
+ * packets and flags the ACKs of marked ones. CNPs and ACKs go ahead of the host's data. With
+ * `tcdReaction`, TCD's notification point instead (tcd-receiver-part.ts).
  */
 export function createReceiverPart(p: DcqcnParams, context: HostPartContext): ReceiverPart {
+  if (p.tcdReaction) return createTcdReceiverPart(p, context);
   const np = new Np(context, p);
   return {
     onArrive: (packet) => np.arrive(packet),
@@ -154,7 +158,23 @@ export function createReceiverPart(p: DcqcnParams, context: HostPartContext): Re
   };
 }
 
+/**
+ * The receiver part: with `tcdReaction`, TCD's notification point (tcd-receiver-part.ts), which
+ * reads the switch's `tcd.code` column (contract 3.0), so a fabric whose switches do not write
+ * it is refused when the network is built. It also looks at the ECN field, but does not need
+ * a writer of it (a TCD switch need not declare one). It writes `tcd.code` on its CNPs without
+ * declaring it: the composition check counts a host part's writes as the fabric's, so the
+ * declaration would satisfy its own read and let a fabric without a TCD switch pass.
+ */
 export function receiverPartFactory(p: DcqcnParams): ReceiverPartFactory {
+  if (p.tcdReaction) {
+    return {
+      specVersion: "^3.0.0",
+      name: "dcqcn receiver (TCD codes → CE/UE CNP)",
+      reads: [TCD_CODE_COLUMN],
+      create: (context) => createReceiverPart(p, context),
+    };
+  }
   return {
     specVersion: 2,
     name: "dcqcn receiver (CE → CNP)",

@@ -16,6 +16,8 @@ import {
   type SenderPartFactory,
 } from "@cclab/fabric";
 import type { DcqcnParams } from "./params.js";
+import { TCD_CODE_COLUMN } from "./tcd-code.js";
+import { withTcdReaction } from "./tcd-sender-part.js";
 import { DCQCN_TIMER_KIND } from "./timers.js";
 
 // Codes of the named kinds are fixed (NAMED_PACKET_KINDS): one is compared per ACK, not a name.
@@ -120,6 +122,31 @@ export class ReactionPoint implements FlowGate, TimerOwner {
     this.cut();
     if (!s.p.alphaBeforeCut) this.alpha = (1 - s.p.g) * this.alpha + s.p.g;
     this.alphaSincePs = now;
+    this.byteStage = 0;
+    this.bytesSinceCut = 0;
+    this.timers.armAt(INCREASE, now + s.increasePs);
+  }
+
+  /**
+   * TCD (`tcdReaction`): a UE-CNP holds the rate. The authors' reference code passes it to
+   * `rpr_cnm_received` (Yi-ran/DCQCN-TCD, `qbb-net-device.cc`), which does a CNP's bookkeeping
+   * but skips the α update and the cut for it: RT ← RC (as a cut clamps it), the byte counter
+   * and both stage counters reset, the α period and the increase timer restart, fast recovery
+   * again. So while UE-CNPs keep coming (one per CNP interval, shorter than the increase timer)
+   * RC neither falls nor rises and α does not decay; when they stop, recovery starts from RC.
+   */
+  onUeCnp(): void {
+    const s = this.s;
+    const now = s.context.scheduler.nowPs;
+    s.counts.cnpReceived++;
+    // The α periods that ended before now still apply; a new one starts now.
+    const periods = Math.floor((now - this.alphaSincePs) / s.alphaPs);
+    if (this.firstCnpSeen && periods > 0) this.alpha *= (1 - s.p.g) ** periods;
+    this.firstCnpSeen = true;
+    this.alphaSincePs = now;
+    if (s.p.clampTargetRate || this.increasedSinceCut) this.targetGbps = this.rateGbps;
+    this.timerStage = 0;
+    this.increasedSinceCut = false;
     this.byteStage = 0;
     this.bytesSinceCut = 0;
     this.timers.armAt(INCREASE, now + s.increasePs);
@@ -279,7 +306,7 @@ export function createSenderPart(p: DcqcnParams, context: HostPartContext): Send
     counts,
   };
   const byFlow = new Map<number, ReactionPoint>();
-  return {
+  const part: SenderPart = {
     openFlow(flow: FlowInfo): FlowGate {
       const rp = new ReactionPoint(shared);
       byFlow.set(flow.flowId, rp);
@@ -306,9 +333,20 @@ export function createSenderPart(p: DcqcnParams, context: HostPartContext): Send
       }
     },
   };
+  return p.tcdReaction ? withTcdReaction(part, context, byFlow) : part;
 }
 
 export function senderPartFactory(p: DcqcnParams): SenderPartFactory {
+  if (p.tcdReaction) {
+    // Reads the CNPs' codes (a scheme column, contract 3.0); declaring it refuses a fabric
+    // whose switches write no TCD codes at all.
+    return {
+      specVersion: "^3.0.0",
+      name: "dcqcn sender (rate control; TCD: CE cuts, UE holds)",
+      reads: [TCD_CODE_COLUMN],
+      create: (context) => createSenderPart(p, context),
+    };
+  }
   return {
     specVersion: 2,
     name: "dcqcn sender (rate control)",
