@@ -1,6 +1,6 @@
 import type { CcPlugin, CcScheme } from "@cclab/fabric";
 import { type IbCcParams, params } from "./params.js";
-import { receiverPartFactory } from "./receiver-part.js";
+import { receiverPartFactoryFor } from "./receiver-part.js";
 import { senderPartFactory } from "./sender-part.js";
 import { switchPartFactory } from "./switch-part.js";
 
@@ -14,17 +14,34 @@ export {
   paramsInput,
   thresholdsBytes,
 } from "./params.js";
-export { createReceiverPart, receiverPartFactory } from "./receiver-part.js";
+export {
+  createReceiverPart,
+  receiverPartFactory,
+  receiverPartFactoryFor,
+} from "./receiver-part.js";
 export { createSenderPart, senderPartFactory } from "./sender-part.js";
 export { createSwitchPart, switchPartFactory } from "./switch-part.js";
+export {
+  TCD_CE,
+  TCD_CODE_COLUMN,
+  TCD_NONE,
+  TCD_UE,
+  type TcdCodeColumn,
+  tcdCodeColumn,
+} from "./tcd.js";
+export { createTcdReceiverPart, tcdReceiverPartFactory } from "./tcd-receiver-part.js";
 
-/** The whole scheme with resolved parameters: switch, receiver and sender parts. */
+/**
+ * The whole scheme with resolved parameters: switch, receiver and sender parts. With
+ * `tcdReaction` the hosts react to a TCD switch's marks, which this scheme's own switch part
+ * does not make: hosts of such a scheme go with another scheme's TCD switch part.
+ */
 export function infinibandCc(p: IbCcParams): CcScheme {
   return {
-    specVersion: 2,
+    specVersion: p.tcdReaction ? "^3.0.0" : 2,
     name: "infiniband",
     switchPart: switchPartFactory(p),
-    receiverPart: receiverPartFactory,
+    receiverPart: receiverPartFactoryFor(p),
     senderPart: senderPartFactory(p),
   };
 }

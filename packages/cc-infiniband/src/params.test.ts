@@ -6,6 +6,7 @@ import {
   PRESET_DEFAULTS,
   PRESETS,
   params,
+  paramsInput,
   thresholdsBytes,
 } from "./params.js";
 
@@ -81,6 +82,7 @@ describe("presets", () => {
       marking: "count",
       level: "sl",
       timer: "per-flow",
+      tcdReaction: true,
     });
     expect(p).toEqual({
       preset: "paper4-fattree",
@@ -100,6 +102,7 @@ describe("presets", () => {
       cctUs,
       level: "sl",
       timer: "per-flow",
+      tcdReaction: true,
     });
   });
 
@@ -214,6 +217,32 @@ describe("srp-ecn preset (SRP paper Table 1, seed 000_23e1115f082a0339.txt, line
       const q = params.parse({ preset });
       expect(q).toMatchObject({ ...PRESET_DEFAULTS, thresholdWeight: 15 });
     }
+  });
+});
+
+describe("tcdReaction (TCD's marks at the hosts, INFERRED rule)", () => {
+  const presets = Object.keys(PRESETS) as (keyof typeof PRESETS)[];
+
+  it("is off in every preset unless given, and given passes through every preset", () => {
+    expect(PRESET_DEFAULTS.tcdReaction).toBe(false);
+    for (const preset of presets) {
+      const off = params.parse({ preset });
+      expect(off.tcdReaction, preset).toBe(false);
+      for (const tcdReaction of [true, false]) {
+        const on = params.parse({ preset, tcdReaction });
+        // Only the option differs from the preset's own values.
+        expect(on, `${preset} ${tcdReaction}`).toEqual({ ...off, tcdReaction });
+        // A resolved scenario gives it back unchanged.
+        expect(params.parse(JSON.parse(JSON.stringify(on)))).toEqual(on);
+      }
+    }
+  });
+
+  it("is a boolean, described for `cclab list`", () => {
+    expect(issuePaths({ tcdReaction: "yes" })).toEqual(["tcdReaction"]);
+    expect(issuePaths({ tcdReaction: 1 })).toEqual(["tcdReaction"]);
+    expect(paramsInput.shape.tcdReaction.description).toMatch(/TCD/);
+    expect(paramsInput.shape.tcdReaction.description).toMatch(/INFERRED/);
   });
 });
 

@@ -75,6 +75,8 @@ export const PRESET_DEFAULTS = {
   marking: "probability",
   level: "qp",
   timer: "port-sl",
+  // No preset sets it: TCD's reaction is an option of any parameter set (see tcd.ts).
+  tcdReaction: false,
 } as const;
 
 /** Every value of preset `name`, the defaults filled in. */
@@ -180,6 +182,12 @@ export const paramsInput = z.strictObject({
     .describe(
       "port-sl: one free-running CCTI_Timer per port and SL (spec); per-flow: re-armed on each BECN (CCFIT/EcoCC)",
     ),
+  tcdReaction: z
+    .boolean()
+    .optional()
+    .describe(
+      "react to a TCD switch's marks (INFERRED rule, TCD slides name IB CC+TCD without its rules): BECNs carry CE or UE; CE raises the CCTI, UE holds it and restarts the CCTI_Timer; needs a switch part that writes tcd.code",
+    ),
 });
 
 /** Fully resolved parameters: what the parts run with and the resolved scenario shows. */
@@ -204,6 +212,8 @@ export interface IbCcParams {
   readonly cctUs: readonly number[];
   readonly level: "qp" | "sl";
   readonly timer: "port-sl" | "per-flow";
+  /** Hosts tell TCD's UE from CE and hold on UE (tcd.ts, tcd-receiver-part.ts, sender-part.ts). */
+  readonly tcdReaction: boolean;
 }
 
 /** Builds the CCT of a formula: entry i is scaleUs · (i / divisor)^exponent µs (exponent: 2). */
@@ -305,6 +315,7 @@ export const params = paramsInput
       cctUs: p.cctUs ?? cctFromFormula(p.cctFormula ?? preset.cctFormula),
       level: p.level ?? preset.level,
       timer: p.timer ?? preset.timer,
+      tcdReaction: p.tcdReaction ?? preset.tcdReaction,
     };
   });
 

@@ -5,6 +5,8 @@ import {
   type ReceiverPart,
   type ReceiverPartFactory,
 } from "@cclab/fabric";
+import type { IbCcParams } from "./params.js";
+import { tcdReceiverPartFactory } from "./tcd-receiver-part.js";
 
 /**
  * The notification point (Paper I L858, Paper II L1267): a destination that receives a data
@@ -53,3 +55,12 @@ export const receiverPartFactory: ReceiverPartFactory = {
   writes: ["becn"],
   create: createReceiverPart,
 };
+
+/**
+ * The receiver of resolved parameters: this one, or with `tcdReaction` the one that also
+ * answers TCD's UE marks (tcd-receiver-part.ts). Chosen once, so the plain receiver does no
+ * per-packet work for the option.
+ */
+export function receiverPartFactoryFor(p: Pick<IbCcParams, "tcdReaction">): ReceiverPartFactory {
+  return p.tcdReaction ? tcdReceiverPartFactory : receiverPartFactory;
+}

@@ -8,6 +8,7 @@ import type {
   SenderPartFactory,
 } from "@cclab/fabric";
 import type { IbCcParams } from "./params.js";
+import { TCD_CODE_COLUMN, TCD_UE, type TcdCodeColumn, tcdCodeColumn } from "./tcd.js";
 
 // Every CCTI timer of a scheduler is one event kind; each owner (a flow or a port-SL) has one timer.
 const CCTI_TIMER_KIND = "infiniband: CCTI timer";
@@ -88,9 +89,32 @@ class Throttle implements FlowGate, TimerOwner {
 class SlTimer implements TimerOwner {
   readonly raised: Throttle[] = [];
   readonly timer: OwnerTimers;
+  /**
+   * Where the free-running timer's grid lies: it expires at phasePs + k·CCTI_Timer. 0 (the grid
+   * from time 0) until a UE-BECN restarts it (`tcdReaction`), which moves the grid.
+   */
+  phasePs = 0;
 
   constructor(private readonly shared: Shared) {
     this.timer = new OwnerTimers(shared.context.scheduler, CCTI_TIMER_KIND, this);
+  }
+
+  /** Schedules the next expiry on the grid after `nowPs`, unless one is pending. */
+  runFrom(nowPs: TimePs): void {
+    if (this.timer.armed(CCTI)) return;
+    const t = this.shared.timerPs;
+    const phase = this.phasePs;
+    this.timer.armAt(CCTI, phase + (Math.floor((nowPs - phase) / t) + 1) * t);
+  }
+
+  /**
+   * Reloads the countdown at `nowPs` (a UE-BECN): the next expiry is a whole CCTI_Timer away,
+   * and the grid moves with it, as a free-running timer reloaded then would run.
+   */
+  restart(nowPs: TimePs): void {
+    const t = this.shared.timerPs;
+    this.phasePs = nowPs % t;
+    if (this.raised.length > 0) this.timer.armAt(CCTI, nowPs + t);
   }
 
   expire(): void {
@@ -194,6 +218,14 @@ function slotOf(flowId: number, shift: number): number {
  *   without events while nothing is throttled.
  * - `per-flow` (CCFIT/EcoCC, Paper I L860): each throttle has its own timer, re-armed
  *   CCTI_Timer after every BECN and after every expiry while above CCTI_Min.
+ *
+ * With `tcdReaction` (TCD's marks, see tcd.ts) a BECN carries the code of the mark it answers:
+ * CE raises the CCTI as above, UE holds it and restarts its timer (`onUeBecn`). This rule is
+ * INFERRED: TCD's slides evaluate "IB CC+TCD" (seed `004_abc94112a2f36164.txt` line 399) but
+ * its reaction rules are not published; it carries over DCQCN+TCD's "CE: decrease, UE: hold
+ * (neither decrease nor increase)" (the authors' ns-3 code, github.com/Yi-ran/DCQCN-TCD,
+ * `rpr_cnm_received`: a UE notification skips the cut but restarts the rate-increase timer) to
+ * IB CC, where the decrease is a CCTI increase and the increase is the timer's decrement.
  */
 export function createSenderPart(p: IbCcParams, context: HostPartContext): SenderPart {
   const scheduler = context.scheduler;
@@ -216,6 +248,9 @@ export function createSenderPart(p: IbCcParams, context: HostPartContext): Sende
   // `port-sl` only, created at an SL's first BECN.
   const slTimers = new Map<number, SlTimer>();
   let becnReceived = 0;
+  // `tcdReaction` only: BECNs by the code they carry (CE: code 3, or 0 from a plain receiver).
+  let ceBecnReceived = 0;
+  let ueBecnReceived = 0;
 
   const throttleFor = (flow: FlowInfo): Throttle => {
     if (perSl) {
@@ -238,15 +273,63 @@ export function createSenderPart(p: IbCcParams, context: HostPartContext): Sende
       t.timer!.armAt(CCTI, scheduler.nowPs + timerPs);
       return;
     }
-    let sl = slTimers.get(t.sl);
+    const sl = slTimerOf(t.sl);
+    if (!wasRaised) sl.raised.push(t);
+    sl.runFrom(scheduler.nowPs);
+  };
+
+  const slTimerOf = (slIndex: number): SlTimer => {
+    let sl = slTimers.get(slIndex);
     if (sl === undefined) {
       sl = new SlTimer(shared);
-      slTimers.set(t.sl, sl);
+      slTimers.set(slIndex, sl);
     }
-    if (!wasRaised) sl.raised.push(t);
-    if (!sl.timer.armed(CCTI)) {
-      const now = scheduler.nowPs;
-      sl.timer.armAt(CCTI, (Math.floor(now / timerPs) + 1) * timerPs);
+    return sl;
+  };
+
+  /**
+   * A UE-BECN (`tcdReaction`; INFERRED, see below): the CCTI stays, and the timer that would
+   * lower it starts its period again, so the rate does not rise while UE keeps arriving. Which
+   * timer that is follows `timer`: with `per-flow` the throttle's own (re-armed CCTI_Timer from
+   * now, if it is above CCTI_Min; below, there is nothing for it to lower); with `port-sl` the
+   * SL's free-running timer at this host, reloaded now whatever this throttle's CCTI, which
+   * postpones the next decrement of every flow of the SL here (the spec's timer is per port
+   * and SL, Paper II L1271, not per flow).
+   */
+  const onUeBecn = (t: Throttle): void => {
+    becnReceived++;
+    ueBecnReceived++;
+    const now = scheduler.nowPs;
+    if (perFlowTimer) {
+      if (t.ccti > p.cctiMin) t.timer!.armAt(CCTI, now + timerPs);
+      return;
+    }
+    slTimerOf(t.sl).restart(now);
+  };
+
+  const onControl = (packet: PacketId): void => {
+    const packets = context.packets;
+    if (packets.becn[packet] === 0) return;
+    const t = byFlow.get(packets.flowId[packet]!);
+    if (t !== undefined) onBecn(t);
+  };
+
+  /**
+   * With `tcdReaction`, the BECN's code decides (INFERRED by analogy with DCQCN+TCD, whose
+   * source cuts its rate on a CE notification and holds it on a UE one): CE (3) raises the CCTI
+   * as any BECN does; UE (2) holds it (`onUeBecn`); no code (0) is a BECN from a receiver that
+   * does not write codes, i.e. plain IB CC's, which only FECN (CE) causes: raised too.
+   */
+  const onControlTcd = (code: TcdCodeColumn) => (packet: PacketId) => {
+    const packets = context.packets;
+    if (packets.becn[packet] === 0) return;
+    const t = byFlow.get(packets.flowId[packet]!);
+    if (t === undefined) return;
+    if (code.values[packet] === TCD_UE) {
+      onUeBecn(t);
+    } else {
+      ceBecnReceived++;
+      onBecn(t);
     }
   };
 
@@ -256,13 +339,16 @@ export function createSenderPart(p: IbCcParams, context: HostPartContext): Sende
       byFlow.set(flow.flowId, t);
       return t;
     },
-    onControl(packet: PacketId): void {
-      const packets = context.packets;
-      if (packets.becn[packet] === 0) return;
-      const t = byFlow.get(packets.flowId[packet]!);
-      if (t !== undefined) onBecn(t);
-    },
-    counters: () => ({ becnReceived, cctiDecrements: shared.cctiDecrements }),
+    // Chosen once: without `tcdReaction` a BECN costs what it did before the option existed.
+    onControl: p.tcdReaction ? onControlTcd(tcdCodeColumn(context.packets)) : onControl,
+    counters: p.tcdReaction
+      ? () => ({
+          becnReceived,
+          cctiDecrements: shared.cctiDecrements,
+          ceBecnReceived,
+          ueBecnReceived,
+        })
+      : () => ({ becnReceived, cctiDecrements: shared.cctiDecrements }),
     sampleFlows(visit): void {
       for (let k = 0; k < byFlow.flowIds.length; k++) {
         const flowId = byFlow.flowIds[k]!;
@@ -283,6 +369,16 @@ export function createSenderPart(p: IbCcParams, context: HostPartContext): Sende
 }
 
 export function senderPartFactory(p: IbCcParams): SenderPartFactory {
+  if (p.tcdReaction) {
+    // Reads the code of TCD's marks (see tcd.ts): a switch part must write `tcd.code`, or the
+    // network refuses the fabric. `Packets.column` is contract 3.0.
+    return {
+      specVersion: "^3.0.0",
+      name: "infiniband sender (CCT throttling, TCD hold on UE)",
+      reads: ["becn", TCD_CODE_COLUMN],
+      create: (context) => createSenderPart(p, context),
+    };
+  }
   return {
     specVersion: 2,
     name: "infiniband sender (CCT throttling)",
