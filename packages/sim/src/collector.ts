@@ -1,5 +1,5 @@
 import { Histogram, type HistogramSummary, jainIndex, type TimePs } from "@cclab/core-des";
-import { DATA_KIND, type PacketId, type Packets } from "@cclab/fabric";
+import { DATA_KIND, Ecn, type PacketId, type Packets } from "@cclab/fabric";
 import { flowIdOf, type MessageCompletion } from "@cclab/fabric-hca";
 import type { IdealFct, Network } from "@cclab/network";
 import { FlowLatencySamples, sortedSummary } from "./latency-samples.js";
@@ -144,6 +144,21 @@ export class FlowRecord {
   get lastDeliveryPs(): TimePs {
     return this.counter(Counter.LastDeliveryPs);
   }
+
+  /** Data packets delivered (whole run; kept with the flow table only). */
+  deliveredPackets = 0;
+  /**
+   * Data packets delivered with each mark (whole run; with the flow table only): made at the
+   * flow's first marked packet, so unmarked traffic costs nothing here.
+   */
+  marks: FlowMarks | undefined = undefined;
+}
+
+/** A flow's data packets delivered with FECN set, with ECN CE, and with ECN UE (TCD's 10). */
+export interface FlowMarks {
+  fecn: number;
+  ecnCe: number;
+  ecnUe: number;
 }
 
 /** One completed message, for `messages.csv` and the completion statistics. */
@@ -308,15 +323,23 @@ export class Collector {
 
   private delivered(packet: PacketId, now: TimePs): void {
     const packets = this.packets;
-    if (packets.fecn[packet] === 1) this.marks.fecn++;
+    const fecn = packets.fecn[packet]!;
+    const ecn = packets.ecn[packet]!;
+    if (fecn === 1) this.marks.fecn++;
     if (packets.becn[packet] === 1) this.marks.becn++;
-    if (packets.ecn[packet] === 3) this.marks.ecnCe++;
+    if (ecn === Ecn.congestion) this.marks.ecnCe++;
     const code = packets.kindCode[packet]!;
     if (code !== DATA_KIND) {
       if (this.controlByCode[code]++ === 0) this.controlKindNames[code] = packets.kind(packet);
       return;
     }
     const index = this.indexById[packets.flowId[packet]!]! - 1;
+    if (this.perFlowStats) {
+      const flow = this.flows[index]!;
+      flow.deliveredPackets++;
+      // ECN CE (11) and UE (10) both have the high bit.
+      if (fecn === 1 || ecn >= Ecn.undetermined) markFlow(flow, fecn, ecn);
+    }
     const counters = this.counters.values;
     const r = index * Counter.Stride;
     const bytes = packets.payloadBytes[packet]!;
@@ -442,4 +465,16 @@ export function round(x: number, digits = 6): number {
 
 export function jainOrNull(values: readonly number[]): number | null {
   return values.length === 0 || values.every((v) => v === 0) ? null : round(jainIndex(values));
+}
+
+// Out of line: most delivered packets carry no mark.
+function markFlow(flow: FlowRecord, fecn: number, ecn: number): void {
+  let marks = flow.marks;
+  if (marks === undefined) {
+    marks = { fecn: 0, ecnCe: 0, ecnUe: 0 };
+    flow.marks = marks;
+  }
+  if (fecn === 1) marks.fecn++;
+  if (ecn === Ecn.congestion) marks.ecnCe++;
+  else if (ecn === Ecn.undetermined) marks.ecnUe++;
 }

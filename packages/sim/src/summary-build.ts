@@ -113,6 +113,8 @@ function flowTable(
     offeredBytes: f.offeredBytes,
     deliveredBytes: f.deliveredBytes,
     windowGbps: rates[i]!,
+    deliveredPackets: f.deliveredPackets,
+    marks: f.marks === undefined ? { fecn: 0, ecnCe: 0, ecnUe: 0 } : { ...f.marks },
     firstInjectionUs: f.lastDeliveryPs < 0 ? null : round(f.firstInjectionPs * PS_TO_US),
     lastDeliveryUs: f.lastDeliveryPs < 0 ? null : round(f.lastDeliveryPs * PS_TO_US),
     mctUs: f.mctPercentiles(PS_TO_US),

@@ -30,6 +30,15 @@ const flowSchema = z
       .describe(
         "payload the flow delivered in the measurement window × 8 / the window's length, Gb/s: the flows through a link sum to no more than its rate, and all flows sum to totals.windowGbps",
       ),
+    deliveredPackets: z.number().int().describe("data packets delivered (whole run)"),
+    marks: z
+      .object({
+        fecn: z.number().int().describe("with FECN set (InfiniBand CC, TCD's CE on credits)"),
+        ecnCe: z.number().int().describe("with ECN CE (11)"),
+        ecnUe: z.number().int().describe("with ECN UE (10, TCD's undetermined on PFC)"),
+      })
+      .strict()
+      .describe("data packets delivered with each mark (whole run)"),
     firstInjectionUs: z.number().nullable().describe("first packet injection, µs"),
     lastDeliveryUs: z.number().nullable().describe("last packet delivery, µs"),
     mctUs: percentiles("µs")

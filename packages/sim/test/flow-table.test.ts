@@ -28,6 +28,34 @@ describe("metrics.flowTable", () => {
   });
 });
 
+describe("flows[].deliveredPackets and marks", () => {
+  it("count each flow's data packets and its marked ones, adding up to the run's totals", async () => {
+    // The hot spot with DCQCN's RED marking: the hot flows get CE, CNPs carry no mark.
+    const { summary } = await simulate({
+      ...scenario(true),
+      cc: {
+        switch: { plugin: "dcqcn", params: { kminBytes: 1000, kmaxBytes: 4000, pmax: 1 } },
+        hosts: [{ plugin: "dcqcn" }],
+      },
+    });
+    const flows = summary.flows;
+    const sum = (f: (x: (typeof flows)[number]) => number) => flows.reduce((s, x) => s + f(x), 0);
+    // Packets of at most the 2048-byte default MTU; a completed message delivered one or more.
+    for (const f of flows) {
+      expect(f.deliveredPackets).toBeGreaterThanOrEqual(f.completedMessages);
+      expect(f.deliveredPackets).toBeGreaterThanOrEqual(Math.ceil(f.deliveredBytes / 2048));
+    }
+    expect(sum((f) => f.marks.ecnCe)).toBe(summary.totals.marks.ecnCe);
+    expect(sum((f) => f.marks.ecnCe)).toBeGreaterThan(0);
+    expect(sum((f) => f.marks.fecn + f.marks.ecnUe)).toBe(0);
+    const hot = flows.filter((f) => f.group === "hot");
+    expect(sum((f) => (f.group === "hot" ? f.marks.ecnCe : 0))).toBeGreaterThan(
+      hot.reduce((s, f) => s + f.deliveredPackets, 0) * 0.01,
+    );
+    for (const f of flows) expect(f.marks.ecnCe).toBeLessThanOrEqual(f.deliveredPackets);
+  });
+});
+
 describe("hosts[].receiveGbpsByGroup", () => {
   it("splits each host's receive rate by the groups of the flows it came from", async () => {
     const { summary } = await simulate(scenario(true));
