@@ -97,6 +97,8 @@ Figures, each drawn when the run recorded its data (metrics.series):
   egress-occupancy  mean egress-queue KiB of the 12 most occupied switch outputs and VLs
   flow-control      % of each bin the 12 most blocked ports were paused or out of credits
   cc                one figure per CC variable a plugin records per flow (cc-ccti, cc-rateGbps…)
+  cc-queues         one figure per CC variable a switch part records per egress queue
+                    (TCD: cc-queues-state, 0 NC 1 CHECK 2 U 3 C), the 12 largest queues
   fct               distribution (CDF) of message completion times per traffic group
 
 Ports are named by device and number and labelled with what their cable leads to

@@ -21,6 +21,7 @@ import {
 import { EXIT, type Io, UsageError } from "./errors.js";
 import { checkOutDir } from "./out-dir.js";
 import { progressLine } from "./progress.js";
+import { queueSeriesNote } from "./queue-series-note.js";
 import { type TraceValues, traceNote, traceOptionsOf, traceUsageError } from "./trace-options.js";
 
 export interface RunValues extends TraceValues {
@@ -163,6 +164,8 @@ export async function runOrValidate(
       const figures = plots.filter((p) => p.endsWith(".png")).map((p) => p.slice(6, -4));
       io.stdout.write(`plots: ${out}/plots/ (${figures.join(", ")}; SVG, PNG, Vega-Lite JSON)\n`);
     }
+    const capped = queueSeriesNote(result.run.queueSeries);
+    if (capped !== undefined) io.stderr.write(capped);
     // Last, so a trace the bound cut is the final word of the run.
     const note = traceNote(result.run.trace);
     if (note !== undefined) io.stderr.write(note);

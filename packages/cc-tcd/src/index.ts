@@ -43,7 +43,7 @@ export function tcdCc(p: TcdParams): CcScheme {
 export const tcdPlugin = {
   name: "tcd",
   description:
-    "Ternary Congestion Detection (Zhang et al., SIGCOMM 2021), switch side: per egress queue NC/C/U from ON-OFF periods (max T_on) and the queue's trend; UE and CE marks in the tcd.code column, CE also as ECN (ceRule red) or FECN (ceRule infiniband)",
+    "Ternary Congestion Detection (Zhang et al., SIGCOMM 2021), switch side: per egress queue NC/C/U from ON-OFF periods (max T_on) and the queue's trend; UE and CE marks in the tcd.code column, both also in the ECN field (ceRule red), CE also as FECN (ceRule infiniband); per-queue state and marks for the cc-queues series",
   params,
   specVersion: "^3.0.0",
   create: tcdCc,

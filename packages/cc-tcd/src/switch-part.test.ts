@@ -84,16 +84,34 @@ describe("TCD switch part", () => {
     expect(h.part.queueBytes(3, 0)).toBe(700);
   });
 
-  it("marks UE in the tcd.code column only, within max(T_on) of a resume", () => {
+  it("ceRule red: marks UE in the tcd.code column and the ECN field, within max(T_on) of a resume", () => {
     const h = harness({ red: { kMinBytes: 0, kMaxBytes: 0, pMax: 1 } });
     h.at(10);
     h.resume(1);
     const a = h.enqueue(1, 1_000, "data", Ecn.capable);
     h.enqueue(1, 5_000);
     expect(h.send(a)).toBe(TcdCode.Undetermined);
-    expect(h.packets.ecn[a]).toBe(Ecn.capable); // UE does not touch the ECN field
+    // CEE carries TCD's code points in the IP ECN field (seed lines 260–266): 01 becomes 10.
+    expect(h.packets.ecn[a]).toBe(Ecn.undetermined);
     expect(h.part.stateOf(1, 0)).toBe(TcdState.U);
     expect(h.part.counters?.()).toMatchObject({ ueMarked: 1, ceMarked: 0 });
+  });
+
+  it("ceRule red: UE never lowers a CE already in the ECN field (a RED switch upstream)", () => {
+    const h = harness();
+    h.resume(1);
+    const a = h.enqueue(1, 1_000, "data", Ecn.congestion);
+    expect(h.send(a)).toBe(TcdCode.Undetermined);
+    expect(h.packets.ecn[a]).toBe(Ecn.congestion);
+  });
+
+  it("ceRule infiniband: UE goes to the tcd.code column only", () => {
+    const h = harness({ ceRule: "infiniband" });
+    h.resume(1);
+    const a = h.enqueue(1, 1_000, "data", Ecn.capable);
+    expect(h.send(a)).toBe(TcdCode.Undetermined);
+    expect(h.packets.ecn[a]).toBe(Ecn.capable);
+    expect(h.packets.fecn[a]).toBe(0);
   });
 
   it("UE never overwrites CE an earlier hop wrote", () => {
@@ -200,6 +218,56 @@ describe("TCD switch part", () => {
       timeInUUs: 20,
       timeInCUs: 0,
     });
+  });
+});
+
+describe("TCD switch part, sampleQueues (contract 3.3)", () => {
+  const sample = (part: {
+    sampleQueues(v: (o: number, vl: number, n: string, x: number) => void): void;
+  }) => {
+    const rows: string[] = [];
+    part.sampleQueues((out, vl, variable, value) => rows.push(`${out}/${vl} ${variable}=${value}`));
+    return rows;
+  };
+
+  it("reports nothing before any data packet left, and ignores queues only control packets used", () => {
+    const h = harness();
+    h.enqueue(2, 1_000);
+    expect(sample(h.part)).toEqual([]);
+    h.send(h.enqueue(3, 64, "ack"));
+    expect(sample(h.part)).toEqual([]);
+  });
+
+  it("gives each queue that carried data its state, its own CE and UE counts and its bytes", () => {
+    // Every packet above 1,000 bytes of queue is CE (RED with Kmin = Kmax = 1,000, pMax 1).
+    const h = harness({ red: { kMinBytes: 1_000, kMaxBytes: 1_000, pMax: 1 } });
+    h.at(10);
+    h.resume(1);
+    h.send(h.enqueue(1, 1_000)); // U: UE
+    h.send(h.enqueue(1, 1_000)); // U: UE
+    const waiting = h.enqueue(1, 700);
+    const a = h.enqueue(2, 1_000);
+    h.enqueue(2, 1_500);
+    h.send(a); // 1,500 bytes left: CE, C
+    h.send(h.enqueue(0, 100)); // 0 bytes left: NC
+    expect(sample(h.part)).toEqual([
+      "0/0 state=0",
+      "0/0 ceMarked=0",
+      "0/0 ueMarked=0",
+      "0/0 queueBytes=0",
+      "1/0 state=2",
+      "1/0 ceMarked=0",
+      "1/0 ueMarked=2",
+      "1/0 queueBytes=700",
+      "2/0 state=3",
+      "2/0 ceMarked=1",
+      "2/0 ueMarked=0",
+      "2/0 queueBytes=1500",
+    ]);
+    // The per-queue counts add up to the part's counters; reading changed nothing.
+    expect(h.part.counters?.()).toMatchObject({ ceMarked: 1, ueMarked: 2 });
+    expect(sample(h.part)).toHaveLength(12);
+    expect(h.send(waiting)).toBe(TcdCode.Undetermined);
   });
 });
 

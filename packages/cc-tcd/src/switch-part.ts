@@ -26,6 +26,14 @@ export interface TcdSwitchPart extends SwitchPart {
    * then VL order: for a runner that samples the states into a series. Changes nothing.
    */
   states(visit: (outPort: number, vl: number, state: TcdState) => void): void;
+  /**
+   * Contract 3.3's per-queue sample, for the runner's `cc-queues` series: for every egress
+   * queue (output port, data VL) that has carried at least one data packet, in port then VL
+   * order, `state` (the {@link TcdState} number: 0 NC, 1 CHECK, 2 U, 3 C), `ceMarked` and
+   * `ueMarked` (packets this queue marked so far, counted as the part's counters are) and
+   * `queueBytes`. Changes nothing.
+   */
+  sampleQueues(visit: (outPort: number, vl: number, variable: string, value: number) => void): void;
 }
 
 /**
@@ -49,7 +57,10 @@ export interface TcdSwitchPart extends SwitchPart {
  * - Marking at dequeue, data packets only (the reference marks in `DequeueAndTransmit`, never
  *   its PAUSE/CNP queue): UE to the `tcd.code` column unless the packet is CE there; CE to the
  *   column and to `ecn` (ceRule red, whatever the packet's ECN capability: the reference sets
- *   0x03 on any data packet) or to `fecn` (ceRule infiniband).
+ *   0x03 on any data packet) or to `fecn` (ceRule infiniband). With ceRule red UE also goes to
+ *   `ecn` (`Ecn.undetermined`, 10) unless that field already says CE: in CEE the two-bit IP ECN
+ *   field carries TCD's code points directly (seed lines 260–266, Table 1; the reference writes
+ *   0x02 there under `GetEcn() <= 0x02`), so a host that reads only `ecn` sees UE as well.
  */
 export function createSwitchPart(p: TcdParams, context: SwitchPartContext): TcdSwitchPart {
   const ports = context.portCount;
@@ -69,6 +80,10 @@ export function createSwitchPart(p: TcdParams, context: SwitchPartContext): TcdS
   // Per output port and VL, at [out * vls + vl].
   const queues = Array.from({ length: ports * vls }, () => new TcdQueue(config, startPs));
   const queued = new Float64Array(ports * vls);
+  // Per queue, for the `cc-queues` series: packets marked, and whether it ever sent data.
+  const ceByQueue = new Float64Array(ports * vls);
+  const ueByQueue = new Float64Array(ports * vls);
+  const carried = new Uint8Array(ports * vls);
   const control = new Set(context.controlVls);
   const dataVls = Array.from({ length: vls }, (_, vl) => vl).filter((vl) => !control.has(vl));
 
@@ -103,6 +118,7 @@ export function createSwitchPart(p: TcdParams, context: SwitchPartContext): TcdS
     const bytes = queued[q]! - packets.sizeBytes[packet]!;
     queued[q] = bytes;
     if (packets.kindCode[packet] !== DATA_KIND) return;
+    carried[q] = 1;
     judgedOut = outPort;
     judgedVl = vl;
     judgedBytes = bytes;
@@ -114,9 +130,14 @@ export function createSwitchPart(p: TcdParams, context: SwitchPartContext): TcdS
       if (red) packets.ecn[packet] = Ecn.congestion;
       else packets.fecn[packet] = 1;
       ceMarked++;
+      ceByQueue[q]!++;
     } else if (codes[packet] !== TcdCode.Congestion) {
       codes[packet] = TcdCode.Undetermined;
+      // CEE's ECN field holds the same code points; a CE there (a plain RED switch upstream)
+      // is never lowered to UE (seed line 258).
+      if (red && packets.ecn[packet] !== Ecn.congestion) packets.ecn[packet] = Ecn.undetermined;
       ueMarked++;
+      ueByQueue[q]!++;
     }
   };
 
@@ -134,6 +155,18 @@ export function createSwitchPart(p: TcdParams, context: SwitchPartContext): TcdS
     states(visit) {
       for (let out = 0; out < ports; out++)
         for (const vl of dataVls) visit(out, vl, queues[out * vls + vl]!.state);
+    },
+    sampleQueues(visit) {
+      for (let out = 0; out < ports; out++) {
+        for (const vl of dataVls) {
+          const q = out * vls + vl;
+          if (carried[q] === 0) continue;
+          visit(out, vl, "state", queues[q]!.state);
+          visit(out, vl, "ceMarked", ceByQueue[q]!);
+          visit(out, vl, "ueMarked", ueByQueue[q]!);
+          visit(out, vl, "queueBytes", queued[q]!);
+        }
+      }
     },
     // Time in each state summed over the queues of every output and data VL, from the part's
     // start to now; a state lasts from the dequeue that entered it to the one that left it (the
@@ -168,6 +201,8 @@ export function createSwitchPart(p: TcdParams, context: SwitchPartContext): TcdS
 export function switchPartFactory(p: TcdParams): SwitchPartFactory {
   const red = p.ceRule === "red";
   return {
+    // Stays ^3.0.0: `sampleQueues` (3.3) is optional and only read by a runner's series, so on a
+    // 3.0–3.2 fabric the detector marks the same and is merely not sampled.
     specVersion: "^3.0.0",
     name: red
       ? "tcd switch (ceRule red: UE and ECN CE)"

@@ -36,6 +36,24 @@ describe("switch parts", () => {
     expect(chain.counters!()).toEqual({ marks: 5, drops: 1 });
   });
 
+  it("reads every part's queue samples, and has no sampleQueues when no part has one", () => {
+    const a: SwitchPart = { sampleQueues: (visit) => visit(1, 0, "state", 2) };
+    const b: SwitchPart = { onEnqueue: () => {} };
+    const c: SwitchPart = { sampleQueues: (visit) => visit(3, 1, "depth", 7) };
+    const chain = combineParts(
+      [installed(a, [0]), installed(b), installed(c, [1])],
+      new Packets(),
+      2,
+    )!;
+    const seen: string[] = [];
+    chain.sampleQueues!((out, vl, variable, value) =>
+      seen.push(`${out}/${vl} ${variable}=${value}`),
+    );
+    expect(seen).toEqual(["1/0 state=2", "3/1 depth=7"]);
+    const plain = combineParts([installed(b, [0]), installed(b, [1])], new Packets(), 2)!;
+    expect(plain.sampleQueues).toBeUndefined();
+  });
+
   it("asks each VL's one dropper, and refuses two parts dropping on one VL", () => {
     const drop = { dropAtHead: () => true };
     const droppers = droppersByVl([installed({}), installed(drop, "all", [2])], 3, "S");

@@ -72,6 +72,9 @@ export class SwitchPartChain implements SwitchPart {
   readonly onDequeue?: (packet: PacketId, inPort: number) => void;
   readonly onTransmit?: (packet: PacketId, inPort: number, outPort: number) => void;
   readonly onLinkControl?: (packet: PacketId, inPort: number) => void;
+  readonly sampleQueues?: (
+    visit: (outPort: number, vl: number, variable: string, value: number) => void,
+  ) => void;
   private readonly parts: readonly SwitchPart[];
   /** Per part, 1 at `[part * vlCount + vl]` where it sees `vl`. */
   private readonly seen: Uint8Array;
@@ -116,6 +119,12 @@ export class SwitchPartChain implements SwitchPart {
     if (parts.some((p) => p.onLinkControl !== undefined)) {
       this.onLinkControl = (packet, inPort) => {
         for (const part of parts) part.onLinkControl?.(packet, inPort);
+      };
+    }
+    // Each part reports its own queues (contract 3.3); a runner's queue series reads them all.
+    if (parts.some((p) => p.sampleQueues !== undefined)) {
+      this.sampleQueues = (visit) => {
+        for (const part of parts) part.sampleQueues?.(visit);
       };
     }
   }

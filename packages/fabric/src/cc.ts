@@ -156,6 +156,16 @@ export interface SwitchPart extends CcObservable {
    * once per input port and VL. Since 3.0.
    */
   createQueueSet?(context: QueueSetContext): InputQueueSet | undefined;
+  /**
+   * Calls `visit` once per egress queue (output port and VL) and variable the part keeps, with
+   * its current value (TCD: each queue's state and marks): what `sampleFlows` is per flow, per
+   * queue. A runner calls it at each bin edge of its `cc-queues` series, and only when that
+   * series is asked for; reading must not change the part's state. A part may report only the
+   * queues it has something to say about. Since 3.3.
+   */
+  sampleQueues?(
+    visit: (outPort: number, vl: number, variable: string, value: number) => void,
+  ): void;
 }
 
 export interface SwitchPartFactory extends PartDeclarations {

@@ -12,13 +12,15 @@
  *   still implements, so a plugin that pinned a minor (`"~3.0"`) keeps running. 3.0 only added
  *   optional members to 2.0, so every version-2 plugin runs as it is and 2.0.0 stays listed;
  *   3.1 added the host context's `mtuBytes` and `dataHeaderBytes`; 3.2 added `Packets.copy`
- *   and the receiver part's `discard`.
+ *   and the receiver part's `discard`; 3.3 added the switch part's `sampleQueues` (per egress
+ *   queue variables for a runner's series).
  */
-export const CONTRACT_VERSION = "3.2.0";
+export const CONTRACT_VERSION = "3.3.0";
 
 /** The contract versions this fabric implements, newest first: one per minor. */
 export const IMPLEMENTED_CONTRACT_VERSIONS: readonly string[] = Object.freeze([
   CONTRACT_VERSION,
+  "3.2.0",
   "3.1.0",
   "3.0.0",
   "2.0.0",

@@ -9,6 +9,7 @@ import {
   type TimeAxis,
   timeAxisFor,
 } from "./figure.js";
+import { ccQueueFigures } from "./queue-figures.js";
 import {
   binStarts,
   flowSelected,
@@ -17,6 +18,9 @@ import {
   type RunSelection,
   runContext,
 } from "./run-context.js";
+import { variableTitle } from "./variable-title.js";
+
+export { variableTitle };
 
 /** The figures a run can have, by name (the file names under `plots/`). */
 export const RUN_FIGURES = [
@@ -26,6 +30,7 @@ export const RUN_FIGURES = [
   "egress-occupancy",
   "flow-control",
   "cc",
+  "cc-queues",
   "fct",
 ] as const;
 export type RunFigureName = (typeof RUN_FIGURES)[number];
@@ -62,6 +67,7 @@ const SOURCES: Record<
   },
   "flow-control": { file: "flow-control.csv", draw: (c, t, p) => [flowControl(c, t, p)] },
   cc: { file: "cc-flows.csv", draw: ccFigures },
+  "cc-queues": { file: "cc-queues.csv", draw: ccQueueFigures },
   fct: { file: "messages.csv", draw: (c, t, p) => [fctFigure(c, t, p)] },
 };
 
@@ -308,24 +314,6 @@ function flowControl(ctx: RunContext, t: Table, file: string): Figure {
     toPeer: "→",
     legendTitle: "sending port → peer, VL",
   });
-}
-
-/** `rateGbps` → `rate (Gb/s)`: CC variables carry their unit in their name. */
-export function variableTitle(variable: string): string {
-  const units: [string, string][] = [
-    ["Gbps", "Gb/s"],
-    ["Mbps", "Mb/s"],
-    ["Us", "µs"],
-    ["Ns", "ns"],
-    ["Ps", "ps"],
-    ["Bytes", "B"],
-  ];
-  for (const [suffix, unit] of units) {
-    if (variable.endsWith(suffix) && variable.length > suffix.length) {
-      return `${variable.slice(0, -suffix.length)} (${unit})`;
-    }
-  }
-  return variable === "ccti" ? "CCTI (index into the CCT)" : variable;
 }
 
 function ccFigures(ctx: RunContext, t: Table, file: string): Figure[] {

@@ -1,5 +1,6 @@
 export { PROFILE_SAMPLE_EVERY } from "@cclab/core-des";
 export { TRAFFIC_PATTERNS } from "@cclab/traffic";
+export { QUEUE_SERIES_FILE, type QueueSeriesInfo } from "./cc-queue-sampler.js";
 export { kindProfileTable } from "./kind-profile.js";
 export { estimateMemory, formatBytes, type MemoryEstimate } from "./memory-estimate.js";
 export { TRACE_COLUMNS, TRACE_FILE, type TraceInfo } from "./packet-trace.js";

@@ -13,7 +13,8 @@ import type { Resolved } from "./scenario/resolve.js";
  *   grow with the run and are not counted): 88 B per row and bin (8 B of the bin, 80 B of its
  *   CSV line): flow-throughput and cc `maxFlowSeries` rows, host-throughput hosts × traffic
  *   entries, port-occupancy and flow-control switch ports × VLs, egress-occupancy ports × VLs
- *   with 2 values;
+ *   with 2 values, cc-queues `maxQueueSeries` (at most switch ports × VLs) queues with 4
+ *   variables (TCD's);
  * - messages.csv: 100 B per record, `maxMessageRecords` of them;
  * - the flow table: 256 B per flow, hosts × (hosts − 1) flows at most.
  */
@@ -52,7 +53,8 @@ export function estimateMemory({ scenario, topology }: Resolved): MemoryEstimate
     (series.has("host-throughput") ? hosts * scenario.traffic.length : 0) +
     (series.has("port-occupancy") ? switchPorts * vls : 0) +
     (series.has("flow-control") ? switchPorts * vls : 0) +
-    (series.has("egress-occupancy") ? 2 * switchPorts * vls : 0);
+    (series.has("egress-occupancy") ? 2 * switchPorts * vls : 0) +
+    (series.has("cc-queues") ? 4 * Math.min(metrics.maxQueueSeries, switchPorts * vls) : 0);
 
   const parts = [
     {

@@ -3,6 +3,7 @@ import { flowEndpoints } from "@cclab/fabric-hca";
 import type { SwitchPortStats } from "@cclab/fabric-switch";
 import type { Network } from "@cclab/network";
 import type { BlockedSampler } from "./blocked-sampler.js";
+import { type CcQueueSampler, QUEUE_SERIES_FILE } from "./cc-queue-sampler.js";
 import type { CcSampler } from "./cc-sampler.js";
 import type { Collector } from "./collector.js";
 import type { EgressMeter } from "./egress-meter.js";
@@ -15,6 +16,8 @@ export interface SeriesInputs {
   readonly collector: Collector;
   readonly sampler: BlockedSampler | undefined;
   readonly ccSampler: CcSampler | undefined;
+  /** With the `cc-queues` series and a switch part that reports its queues. */
+  readonly ccQueues?: CcQueueSampler | undefined;
   /** With the `egress-occupancy` series: the meter of every switch's egress queues. */
   readonly egress?: EgressMeter | undefined;
   readonly endPs: TimePs;
@@ -29,6 +32,7 @@ const num = (x: number, digits = 6) => String(+x.toFixed(digits));
 /** Every file {@link seriesFiles} may write, by name. */
 export const SERIES_FILES = [
   "cc-flows.csv",
+  QUEUE_SERIES_FILE,
   "flow-throughput.csv",
   "host-throughput.csv",
   "ports.csv",
@@ -52,6 +56,8 @@ export const SERIES_FILES = [
  * - `flow-control.csv`: fraction of each bin a transmitting port was paused or out of credits
  *   (every bin of the ports that were ever blocked, zeros included).
  * - `cc-flows.csv`: each sender part's per-flow CC variables at every bin edge (with a CC scheme).
+ * - `cc-queues.csv`: each switch part's per-egress-queue CC variables at every bin edge (the
+ *   `cc-queues` series, with a part that reports them; the first `metrics.maxQueueSeries`).
  * - `ports.csv`: every port (switches', then hosts') and VL: its name, what it is cabled to, and
  *   its totals.
  * Port rows carry `port_name` (`S3.p5`) and `peer` (`H17`), the names of docs/model.md,
@@ -80,6 +86,8 @@ export function seriesFiles(inputs: SeriesInputs): Map<string, string> {
       }),
     );
   }
+
+  if (inputs.ccQueues !== undefined) files.set(QUEUE_SERIES_FILE, inputs.ccQueues.csv(ports));
 
   if (series.includes("flow-throughput")) {
     const lines = ["bin_start_us,flow,src,dst,group,gbps"];

@@ -9,6 +9,7 @@ import {
 } from "@cclab/network";
 import { BlockedSampler } from "./blocked-sampler.js";
 import { buildNetwork } from "./build-network.js";
+import { CcQueueSampler, type QueueSeriesInfo } from "./cc-queue-sampler.js";
 import { CcSampler } from "./cc-sampler.js";
 import { Collector } from "./collector.js";
 import { EgressMeter } from "./egress-meter.js";
@@ -88,6 +89,11 @@ export interface RunInfo {
   readonly v8Flags: readonly string[];
   /** The packet trace's rows and whether its bound cut it, when the run recorded one. */
   readonly trace?: TraceInfo;
+  /**
+   * The `cc-queues` series' queues and whether `metrics.maxQueueSeries` cut it, when the run
+   * wrote one.
+   */
+  readonly queueSeries?: QueueSeriesInfo;
 }
 
 export interface SimulationResult {
@@ -189,7 +195,14 @@ export async function simulate(
     (scenario.cc.switch !== null || scenario.cc.hosts.length > 0)
       ? new CcSampler(network, binPs)
       : undefined;
-  const background = (sampler === undefined ? 0 : 1) + (ccSampler === undefined ? 0 : 1);
+  // Only a run that asks for it, with a switch part that reports queues, samples them.
+  const ccQueues = scenario.metrics.series.includes("cc-queues")
+    ? CcQueueSampler.of(network, binPs, scenario.metrics.maxQueueSeries)
+    : undefined;
+  const background =
+    (sampler === undefined ? 0 : 1) +
+    (ccSampler === undefined ? 0 : 1) +
+    (ccQueues === undefined ? 0 : 1);
   const untilComplete = scenario.run.untilComplete;
   if (untilComplete) {
     // Stop exactly when the last message completes, so the end time (and every time-weighted
@@ -295,6 +308,7 @@ export async function simulate(
   const endPs = scheduler.nowPs;
   sampler?.record(endPs);
   ccSampler?.record(endPs);
+  ccQueues?.record(endPs);
   report();
   const failure = broken(`at the end of the run, ${psToUs(endPs)} µs`);
   if (failure !== undefined) throw failure;
@@ -318,6 +332,7 @@ export async function simulate(
     collector,
     sampler,
     ccSampler,
+    ccQueues,
     egress,
     endPs,
     binPs,
@@ -344,6 +359,7 @@ export async function simulate(
       v8Flags: tunedV8Flags(),
       ...(options.profileKinds === true ? { kindProfile: scheduler.kindProfile() } : {}),
       ...(trace === undefined ? {} : { trace: trace.info() }),
+      ...(ccQueues === undefined ? {} : { queueSeries: ccQueues.info() }),
     },
   };
 }

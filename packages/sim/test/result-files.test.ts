@@ -9,7 +9,11 @@ describe("RESULT_FILES", () => {
         topology: { kind: "single-switch", hosts: 4, rateGbps: 10, latencyNs: 100 },
         switch: { outputBufferBytes: 65536, speedup: 2 },
         traffic: [{ pattern: "hotspot", senders: [1, 2, 3], hotspot: 0, rateGbps: 5 }],
-        cc: { switch: { plugin: "infiniband" } },
+        // TCD switches (per-queue samples) with InfiniBand hosts (per-flow samples).
+        cc: {
+          switch: { plugin: "tcd", params: { ceRule: "infiniband" } },
+          hosts: [{ plugin: "infiniband" }],
+        },
         run: { durationUs: 100 },
         metrics: {
           binUs: 10,
@@ -20,6 +24,7 @@ describe("RESULT_FILES", () => {
             "flow-control",
             "cc",
             "egress-occupancy",
+            "cc-queues",
           ],
         },
       },

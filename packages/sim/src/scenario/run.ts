@@ -37,14 +37,19 @@ export const SERIES = [
   "flow-control",
   "cc",
   "egress-occupancy",
+  "cc-queues",
 ] as const;
 export type SeriesName = (typeof SERIES)[number];
 
+/** Series written only when `metrics.series` names them (packages/sim/README.md). */
+const ON_REQUEST: readonly SeriesName[] = ["egress-occupancy", "cc-queues"];
+
 /**
- * The series written when `metrics.series` is not given: all but `egress-occupancy`, which
- * runs a switch part on every packet and is asked for by name (packages/sim/README.md).
+ * The series written when `metrics.series` is not given: all but those on request:
+ * `egress-occupancy` runs a switch part on every packet, and `cc-queues` writes a row per
+ * queue, variable and bin, which on a large fabric outgrows every other series.
  */
-export const DEFAULT_SERIES: readonly SeriesName[] = SERIES.filter((s) => s !== "egress-occupancy");
+export const DEFAULT_SERIES: readonly SeriesName[] = SERIES.filter((s) => !ON_REQUEST.includes(s));
 
 /** The `metrics` section: what is recorded besides the summary. */
 export const metricsSchema = strictObject({
@@ -57,10 +62,14 @@ export const metricsSchema = strictObject({
     .array(oneOf(SERIES, "a series"))
     .default([...DEFAULT_SERIES])
     .describe(
-      "series written as CSV: per-flow throughput, per-host receive throughput by traffic group, per-port/VL input occupancy, per-port blocked (paused or credit-starved) time, per-flow CC state (e.g. CCTI and rate), per-output-port/VL egress queue (egress-occupancy: not by default)",
+      "series written as CSV: per-flow throughput, per-host receive throughput by traffic group, per-port/VL input occupancy, per-port blocked (paused or credit-starved) time, per-flow CC state (e.g. CCTI and rate), per-output-port/VL egress queue (egress-occupancy: not by default), per-egress-queue CC state of switch parts that report it (cc-queues, e.g. TCD's state and marks: not by default)",
     ),
   maxFlowSeries: count(
     "flow-throughput is written for at most this many flows (the first by first message); the summary has every flow",
+    0,
+  ).default(256),
+  maxQueueSeries: count(
+    "cc-queues is written for at most this many switch egress queues (output port and VL), the first a switch part reports; run.json (queueSeries) says how many more there were",
     0,
   ).default(256),
   flowTable: z
