@@ -8,9 +8,10 @@ import { GRAN_THESIS } from "./gran-thesis.js";
 import { type ReportEntry, reportMarkdown } from "./report.js";
 import { withRunRecorder } from "./scenario-file.js";
 import { SRP } from "./srp.js";
+import { TCD } from "./tcd.js";
 
 /** Every experiment, in report order. */
-export const EXPERIMENTS: readonly Experiment[] = [...GRAN_THESIS, ...DCQCN, ...SRP];
+export const EXPERIMENTS: readonly Experiment[] = [...GRAN_THESIS, ...DCQCN, ...SRP, ...TCD];
 
 type Saved = Omit<ReportEntry, "experiment">;
 
