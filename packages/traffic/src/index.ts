@@ -1,3 +1,4 @@
+export type { CdfPoint, CdfPoints } from "./cdf-points.js";
 export {
   type CongestionTreesLayout,
   type CongestionTreesParams,
@@ -7,6 +8,7 @@ export {
   type TreeRole,
   windyTrees,
 } from "./congestion-trees.js";
+export { BUILT_IN_CDFS, type BuiltInCdf } from "./distributions/index.js";
 export { hotspot } from "./hotspot.js";
 export { hotspotBackground } from "./hotspot-background.js";
 export { impulse } from "./impulse.js";
@@ -27,7 +29,14 @@ export {
   trafficEntrySchema,
 } from "./registry.js";
 export { scheduled } from "./scheduled.js";
-export { DEFAULT_SIZE, type MessageSize, meanBytes, sizeSchema } from "./size.js";
+export {
+  DEFAULT_SIZE,
+  type MessageSize,
+  meanBytes,
+  meanSquareBytes,
+  sampleBytes,
+  sizeSchema,
+} from "./size.js";
 export { type FlowTrace, parseFlowTrace, trace } from "./trace.js";
 export type { BudgetStream, TrafficContext, TrafficMessage, TrafficSource } from "./types.js";
 export { uniform } from "./uniform.js";

@@ -1,13 +1,15 @@
 import type { RngStream } from "@cclab/core-des";
 import { z } from "zod";
+import { bytesSchema } from "./bytes.js";
+import { cdfPointsOf, cdfSizeSchema } from "./cdf-size.js";
+import { cdfTable, sampleCdf } from "./cdf-table.js";
 
-/** A message size in bytes: a whole number ≥ 1, as host adapters require. */
-export const bytesSchema = z.int().min(1);
+export { bytesSchema };
 
 /**
  * Message-size distribution shared by the patterns with random message sizes: every message
- * the same size, two sizes (short control-like and long bulk messages), or uniform over a
- * range of whole bytes.
+ * the same size, two sizes (short control-like and long bulk messages), uniform over a range
+ * of whole bytes, or an empirical CDF (datacenter flow sizes: `src/cdf-table.ts`).
  */
 export const sizeSchema = z
   .discriminatedUnion("kind", [
@@ -40,8 +42,9 @@ export const sizeSchema = z
         path: ["maxBytes"],
       })
       .describe("whole bytes uniformly in [minBytes, maxBytes]"),
+    cdfSizeSchema,
   ])
-  .describe("message-size distribution: fixed, bimodal or uniform");
+  .describe("message-size distribution: fixed, bimodal, uniform or cdf");
 
 export type MessageSize = z.output<typeof sizeSchema>;
 
@@ -57,6 +60,8 @@ export function meanBytes(size: MessageSize): number {
       return (1 - size.largeFraction) * size.smallBytes + size.largeFraction * size.largeBytes;
     case "uniform":
       return (size.minBytes + size.maxBytes) / 2;
+    case "cdf":
+      return cdfTable(cdfPointsOf(size)).meanBytes;
   }
 }
 
@@ -74,6 +79,8 @@ export function meanSquareBytes(size: MessageSize): number {
       const n = size.maxBytes - size.minBytes + 1;
       return meanBytes(size) ** 2 + (n * n - 1) / 12;
     }
+    case "cdf":
+      return cdfTable(cdfPointsOf(size)).meanSquareBytes;
   }
 }
 
@@ -86,5 +93,7 @@ export function sampleBytes(size: MessageSize, rng: RngStream): number {
       return rng.bernoulli(size.largeFraction) ? size.largeBytes : size.smallBytes;
     case "uniform":
       return rng.intRange(size.minBytes, size.maxBytes);
+    case "cdf":
+      return sampleCdf(cdfTable(cdfPointsOf(size)), rng);
   }
 }

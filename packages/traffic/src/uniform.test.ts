@@ -10,6 +10,16 @@ const SIZES: MessageSize[] = [
   { kind: "fixed", bytes: 4096 },
   { kind: "bimodal", smallBytes: 256, largeBytes: 16_384, largeFraction: 0.2 },
   { kind: "uniform", minBytes: 64, maxBytes: 8192 },
+  { kind: "cdf", distribution: "hadoop" },
+  {
+    kind: "cdf",
+    points: [
+      [64, 0.1],
+      [1000, 0.5],
+      [2000, 0.5],
+      [16_384, 1],
+    ],
+  },
 ];
 
 /** Hosts alternate between 25 and 100 Gb/s links: loads are fractions of each one's own. */
