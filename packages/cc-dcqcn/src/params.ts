@@ -87,7 +87,10 @@ export const PRESETS = {
   },
 } as const satisfies Record<
   string,
-  Omit<DcqcnParams, "preset" | "markAt" | "alphaBeforeCut" | "tcdReaction">
+  Omit<
+    DcqcnParams,
+    "preset" | "markAt" | "alphaBeforeCut" | "tcdReaction" | "npEcnReceiver" | "npEcnMarkedFraction"
+  >
 >;
 export type PresetName = keyof typeof PRESETS;
 
@@ -177,6 +180,20 @@ export const paramsInput = z.strictObject({
     .describe(
       "paper: react to a TCD switch's codes (column tcd.code): one CNP per flow per cnpIntervalUs carrying the OR of the interval's codes; a CE-CNP cuts, a UE-CNP holds the rate (no cut, no increase)",
     ),
+  npEcnReceiver: z
+    .boolean()
+    .default(false)
+    .describe(
+      "paper: PCN's NP-ECN notification point (for a tcd switch with ceRule np-ecn): per flow, one CNP per cnpIntervalUs only when at least npEcnMarkedFraction of the interval's data packets carried CE",
+    ),
+  npEcnMarkedFraction: z
+    .number()
+    .gt(0)
+    .max(1)
+    .default(0.95)
+    .describe(
+      "npEcnReceiver: the fraction of a flow's packets in a CNP interval that must be CE for a CNP (0–1; PCN, the TCD authors' code: 0.95)",
+    ),
 });
 
 /** Fully resolved parameters: what the parts run with and the resolved scenario shows. */
@@ -204,6 +221,10 @@ export interface DcqcnParams {
   readonly alphaBeforeCut: boolean;
   /** React to Ternary Congestion Detection's codes (see tcd-code.ts); `paper` variant only. */
   readonly tcdReaction: boolean;
+  /** PCN's NP-ECN notification point (np-ecn-receiver-part.ts); `paper` variant only. */
+  readonly npEcnReceiver: boolean;
+  /** With `npEcnReceiver`: a CNP when at least this fraction of the interval's packets was CE. */
+  readonly npEcnMarkedFraction: number;
 }
 
 /** The schema a scenario's `params` are validated with: input → fully resolved parameters. */
@@ -228,6 +249,22 @@ export const params = paramsInput
         code: "custom",
         path: ["tcdReaction"],
         message: `needs variant "paper" (CNPs that carry the TCD code), got "${p.variant}"`,
+      });
+    }
+    // NP-ECN's receiver (the TCD authors' code, `CheckandSendQCN` with `EnableNPECN`) decides
+    // per CNP interval: the paper's CNPs; and it replaces TCD's notification point, not both.
+    if (p.npEcnReceiver && p.variant !== "paper") {
+      ctx.addIssue({
+        code: "custom",
+        path: ["npEcnReceiver"],
+        message: `needs variant "paper" (CNPs per interval), got "${p.variant}"`,
+      });
+    }
+    if (p.npEcnReceiver && p.tcdReaction) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["npEcnReceiver"],
+        message: "cannot be combined with tcdReaction (each is a notification point of its own)",
       });
     }
   });

@@ -8,6 +8,7 @@ import {
   type ReceiverPart,
   type ReceiverPartFactory,
 } from "@cclab/fabric";
+import { createNpEcnReceiverPart } from "./np-ecn-receiver-part.js";
 import type { DcqcnParams } from "./params.js";
 import { TCD_CODE_COLUMN } from "./tcd-code.js";
 import { createTcdReceiverPart } from "./tcd-receiver-part.js";
@@ -147,10 +148,12 @@ class Np {
  * The notification point (spec section 3), on a packet's arrival in the host's receive buffer:
  * `paper` turns CE marks into CNPs, at most one per flow per `cnpIntervalUs`; `nic` ACKs data
  * packets and flags the ACKs of marked ones. CNPs and ACKs go ahead of the host's data. With
- * `tcdReaction`, TCD's notification point instead (tcd-receiver-part.ts).
+ * `tcdReaction`, TCD's notification point instead (tcd-receiver-part.ts); with `npEcnReceiver`,
+ * PCN's NP-ECN one (np-ecn-receiver-part.ts).
  */
 export function createReceiverPart(p: DcqcnParams, context: HostPartContext): ReceiverPart {
   if (p.tcdReaction) return createTcdReceiverPart(p, context);
+  if (p.npEcnReceiver) return createNpEcnReceiverPart(p, context);
   const np = new Np(context, p);
   return {
     onArrive: (packet) => np.arrive(packet),
@@ -172,6 +175,17 @@ export function receiverPartFactory(p: DcqcnParams): ReceiverPartFactory {
       specVersion: "^3.0.0",
       name: "dcqcn receiver (TCD codes → CE/UE CNP)",
       reads: [TCD_CODE_COLUMN],
+      create: (context) => createReceiverPart(p, context),
+    };
+  }
+  // NP-ECN's notification point reads the ECN field like the plain one: a fabric whose switches
+  // write only FECN (a tcd switch with ceRule infiniband) is refused. It is meant for a tcd
+  // switch with ceRule np-ecn; over DCQCN's own RED switch it is PCN's receiver rule alone.
+  if (p.npEcnReceiver) {
+    return {
+      specVersion: 2,
+      name: "dcqcn receiver (NP-ECN: CNP when ≥ npEcnMarkedFraction of the interval is CE)",
+      reads: ["ecn"],
       create: (context) => createReceiverPart(p, context),
     };
   }

@@ -44,7 +44,7 @@ const red = z
       .default(DEFAULTS.red.pMax)
       .describe("RED: CE probability just below kMaxBytes (0–1)"),
   })
-  .describe("the RED/ECN CE rule (ceRule red), DCQCN style, on the egress queue");
+  .describe("the RED/ECN CE rule (ceRule red and np-ecn), DCQCN style, on the egress queue");
 
 const infiniband = z
   .strictObject({
@@ -99,10 +99,10 @@ export const paramsInput = z.strictObject({
     .default(DEFAULTS.truncateTonToUs)
     .describe("compare times in whole microseconds, as the reference code does"),
   ceRule: z
-    .enum(["red", "infiniband"])
+    .enum(["red", "infiniband", "np-ecn"])
     .default(DEFAULTS.ceRule)
     .describe(
-      "the CE decision in states NC/C and at U→C, CHECK→C: red (sets ecn to CE, for DCQCN hosts) or infiniband (sets fecn, for IB CC hosts)",
+      "the CE decision in states NC/C and at U→C, CHECK→C: red (sets ecn to CE, for DCQCN hosts) or infiniband (sets fecn, for IB CC hosts); np-ecn replaces TCD by PCN's non-PAUSE ECN baseline (RED on the red keys, no CE while packets of the port's last paused period remain queued; no UE, no states)",
     ),
   red: red.prefault({}),
   infiniband: infiniband.prefault({}),
@@ -115,7 +115,11 @@ export interface TcdParams {
   readonly growBytes: number;
   readonly drainedBytes: number;
   readonly truncateTonToUs: boolean;
-  readonly ceRule: "red" | "infiniband";
+  /**
+   * `np-ecn` is not a CE rule inside TCD but PCN's NP-ECN baseline in TCD's place (the
+   * reference's `EnableNPECN`; np-ecn-switch-part.ts): RED on `red`, TCD's other keys unused.
+   */
+  readonly ceRule: "red" | "infiniband" | "np-ecn";
   readonly red: RedParams;
   readonly infiniband: InfinibandRuleParams;
 }

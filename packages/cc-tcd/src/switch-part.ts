@@ -10,6 +10,7 @@ import {
 } from "@cclab/fabric";
 import { type CeRule, infinibandRule, redRule, thresholdBytesOf } from "./ce-rule.js";
 import { TCD_CODE_COLUMN, TcdCode } from "./codes.js";
+import { createNpEcnSwitchPart } from "./np-ecn-switch-part.js";
 import type { TcdParams } from "./params.js";
 import { TcdQueue, type TcdQueueConfig, type TcdState } from "./tcd-queue.js";
 
@@ -63,6 +64,11 @@ export interface TcdSwitchPart extends SwitchPart {
  *   0x02 there under `GetEcn() <= 0x02`), so a host that reads only `ecn` sees UE as well.
  */
 export function createSwitchPart(p: TcdParams, context: SwitchPartContext): TcdSwitchPart {
+  if (p.ceRule === "np-ecn") {
+    throw new RangeError(
+      "ceRule np-ecn runs no TCD queue: make its part with createNpEcnSwitchPart",
+    );
+  }
   const ports = context.portCount;
   const views = Array.from({ length: ports }, (_, i) => context.port(i));
   const vls = views[0]?.vlCount ?? 1;
@@ -196,19 +202,32 @@ export function createSwitchPart(p: TcdParams, context: SwitchPartContext): TcdS
  * The switch part. With ceRule red it also asks for a shared control lane (served ahead of
  * data), where DCQCN receivers send their CNPs, as cc-dcqcn's own switch part gives them one and
  * the reference sends PAUSE and CNP on its highest-priority queue; with ceRule infiniband it asks
- * for none, as cc-infiniband's switch part.
+ * for none, as cc-infiniband's switch part. With ceRule np-ecn it is PCN's NP-ECN instead of TCD
+ * (np-ecn-switch-part.ts): it writes `ecn` only, so hosts that read `tcd.code` (DCQCN's or IB
+ * CC's `tcdReaction`) are refused with it when the network is built, and asks for the control
+ * lane as ceRule red does.
  */
 export function switchPartFactory(p: TcdParams): SwitchPartFactory {
+  const control = { lanes: [{ name: "control", role: "control" as const }] };
+  // Stays ^3.0.0: `sampleQueues` (3.3) is optional and only read by a runner's series, so on a
+  // 3.0–3.2 fabric the detector marks the same and is merely not sampled.
+  if (p.ceRule === "np-ecn") {
+    return {
+      specVersion: "^3.0.0",
+      name: "tcd switch (ceRule np-ecn: PCN's NP-ECN, ECN CE)",
+      writes: ["ecn"],
+      ...control,
+      create: (context) => createNpEcnSwitchPart(p, context),
+    };
+  }
   const red = p.ceRule === "red";
   return {
-    // Stays ^3.0.0: `sampleQueues` (3.3) is optional and only read by a runner's series, so on a
-    // 3.0–3.2 fabric the detector marks the same and is merely not sampled.
     specVersion: "^3.0.0",
     name: red
       ? "tcd switch (ceRule red: UE and ECN CE)"
       : "tcd switch (ceRule infiniband: UE and FECN)",
     writes: red ? ["ecn", TCD_CODE_COLUMN] : ["fecn", TCD_CODE_COLUMN],
-    ...(red ? { lanes: [{ name: "control", role: "control" as const }] } : {}),
+    ...(red ? control : {}),
     create: (context) => createSwitchPart(p, context),
   };
 }
