@@ -1,4 +1,4 @@
-import { OwnerTimers, type TimePs, type TimerOwner, usToPs } from "@cclab/core-des";
+import { type TimePs, usToPs } from "@cclab/core-des";
 import {
   DATA_KIND,
   Ecn,
@@ -6,32 +6,23 @@ import {
   type PacketId,
   type ReceiverPart,
 } from "@cclab/fabric";
+import { IntervalFlow, TICK } from "./interval-flow.js";
 import type { DcqcnParams } from "./params.js";
-import { DCQCN_TIMER_KIND } from "./timers.js";
 
-// The timer of a flow's CNP interval.
-const TICK = 0;
-
-/** What the notification point keeps per incoming flow: its tick grid and this interval's counts. */
-class NpEcnFlow implements TimerOwner {
+/** What the notification point keeps per incoming flow: its check grid and this interval's counts. */
+class NpEcnFlow extends IntervalFlow {
   /** Data packets of the flow in the current interval, and those of them with CE. */
   total = 0;
   marked = 0;
   /** The interval the counts are of: k for the one that ends at the tick `firstPs + (k+1)·I`. */
   interval = 0;
-  readonly timers: OwnerTimers;
-  /** The CNP to send is built from these (the flow's last marked packet). */
-  srcHost = 0;
-  sl = 0;
-  vl = 0;
 
   constructor(
-    readonly flowId: number,
-    /** The flow's first packet arrived here: ticks fall on `firstPs + k·interval`. */
-    readonly firstPs: TimePs,
+    flowId: number,
+    firstPs: TimePs,
     private readonly np: NpEcnNp,
   ) {
-    this.timers = new OwnerTimers(np.context.scheduler, DCQCN_TIMER_KIND, this);
+    super(flowId, firstPs, np.context.scheduler);
   }
 
   expire(): void {
@@ -105,9 +96,7 @@ class NpEcnNp {
     f.total++;
     if (marked) {
       f.marked++;
-      f.srcHost = packets.srcHost[packet]!;
-      f.sl = packets.sl[packet]!;
-      f.vl = context.controlVls[0] ?? packets.vl[packet]!;
+      f.replyTo(packet, context);
     }
     // The reference's first check runs within the first packet's own arrival.
     if (first) {
@@ -129,18 +118,8 @@ class NpEcnNp {
 
   // A plain CNP (no TCD code): the sender cuts as DCQCN does. On the control VL, ahead of data.
   private sendCnp(f: NpEcnFlow): void {
-    const context = this.context;
-    const cnp = context.packets.create({
-      kind: "cnp",
-      sizeBytes: context.controlPacketBytes,
-      flowId: f.flowId,
-      dstHost: f.srcHost,
-      sl: f.sl,
-      vl: f.vl,
-      createdPs: context.scheduler.nowPs,
-    });
     this.cnpSent++;
-    context.sendControl(cnp);
+    this.context.sendControl(f.makeCnp(this.context));
   }
 }
 

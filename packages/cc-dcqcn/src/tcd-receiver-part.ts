@@ -1,4 +1,4 @@
-import { OwnerTimers, type TimePs, type TimerOwner, usToPs } from "@cclab/core-des";
+import { type TimePs, usToPs } from "@cclab/core-des";
 import {
   DATA_KIND,
   type HostPartContext,
@@ -6,33 +6,24 @@ import {
   type PacketId,
   type ReceiverPart,
 } from "@cclab/fabric";
+import { IntervalFlow, TICK } from "./interval-flow.js";
 import type { DcqcnParams } from "./params.js";
 import { TcdCode, tcdCodeColumn } from "./tcd-code.js";
-import { DCQCN_TIMER_KIND } from "./timers.js";
-
-// The timer of a flow's CNP interval.
-const TICK = 0;
 
 /**
- * What the notification point keeps per incoming flow with `tcdReaction`: where its grid of
- * CNP ticks starts (its first packet) and the OR of the codes that arrived since the last tick.
+ * What the notification point keeps per incoming flow with `tcdReaction`: its grid of CNP
+ * ticks (from its first packet) and the OR of the codes that arrived since the last tick.
  */
-class TcdFlow implements TimerOwner {
+class TcdFlow extends IntervalFlow {
   /** OR of the codes of the flow's packets since the last tick (0: nothing marked). */
   code = 0;
-  readonly timers: OwnerTimers;
-  /** The CNP to send is built from these (the flow's last marked packet). */
-  srcHost = 0;
-  sl = 0;
-  vl = 0;
 
   constructor(
-    readonly flowId: number,
-    /** The flow's first packet arrived here: ticks fall on `firstPs + k·interval`. */
-    readonly firstPs: TimePs,
+    flowId: number,
+    firstPs: TimePs,
     private readonly np: TcdNp,
   ) {
-    this.timers = new OwnerTimers(np.context.scheduler, DCQCN_TIMER_KIND, this);
+    super(flowId, firstPs, np.context.scheduler);
   }
 
   expire(): void {
@@ -90,9 +81,7 @@ class TcdNp {
       this.flows.set(flowId, f);
     }
     if (code < TcdCode.undetermined) return;
-    f.srcHost = packets.srcHost[packet]!;
-    f.sl = packets.sl[packet]!;
-    f.vl = context.controlVls[0] ?? packets.vl[packet]!;
+    f.replyTo(packet, context);
     const waiting = f.code !== TcdCode.none;
     f.code |= code;
     // The reference's first check runs within the first packet's own arrival.
@@ -106,16 +95,7 @@ class TcdNp {
   // One CNP with the OR of the interval's codes, on the control VL (ahead of data).
   tick(f: TcdFlow): void {
     const context = this.context;
-    const now = context.scheduler.nowPs;
-    const cnp = context.packets.create({
-      kind: "cnp",
-      sizeBytes: context.controlPacketBytes,
-      flowId: f.flowId,
-      dstHost: f.srcHost,
-      sl: f.sl,
-      vl: f.vl,
-      createdPs: now,
-    });
+    const cnp = f.makeCnp(context);
     // After `create`: the column's array is replaced when the store grows.
     this.codes.values[cnp] = f.code;
     if (f.code === TcdCode.congestion) this.ceCnpSent++;
