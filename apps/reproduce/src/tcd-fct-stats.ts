@@ -1,0 +1,144 @@
+/**
+ * The figures of one TCD FCT run (experiment tcd-fct): FCT slowdowns of the messages that
+ * arrived in the measurement window, overall and by message size, from `messages.csv`.
+ */
+import type { SimulationResult } from "@cclab/sim";
+import { fmt } from "./experiment.js";
+
+/** Message-size buckets of the usual FCT plots (decimal kB and MB); `[fromBytes, toBytes)`. */
+export const BUCKETS: readonly {
+  readonly label: string;
+  readonly from: number;
+  readonly to: number;
+}[] = [
+  { label: "< 10 kB", from: 0, to: 10_000 },
+  { label: "10–100 kB", from: 10_000, to: 100_000 },
+  { label: "100 kB–1 MB", from: 100_000, to: 1_000_000 },
+  { label: "≥ 1 MB", from: 1_000_000, to: Number.POSITIVE_INFINITY },
+];
+
+/** Median and 99th percentile (nearest rank, as the simulator's summary) of `count` values. */
+export interface Percentiles {
+  readonly count: number;
+  readonly p50: number;
+  readonly p99: number;
+}
+
+/** Nearest-rank percentile of ascending `sorted` values; NaN when empty. */
+function nearestRank(sorted: readonly number[], q: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.max(0, Math.ceil(q * sorted.length) - 1)]!;
+}
+
+export function percentiles(values: readonly number[]): Percentiles {
+  const sorted = [...values].sort((a, b) => a - b);
+  return { count: sorted.length, p50: nearestRank(sorted, 0.5), p99: nearestRank(sorted, 0.99) };
+}
+
+/** What one run gives the findings and tables. */
+export interface RunFigures {
+  /** Completed messages that arrived in the window [warm-up, end of generation). */
+  readonly overall: Percentiles;
+  readonly buckets: readonly Percentiles[];
+  /** Median slowdown of the window's first and second half by arrival (steady state?). */
+  readonly firstHalfP50: number;
+  readonly secondHalfP50: number;
+  /** Messages generated (whole run, warm-up included) and those not delivered at the cap. */
+  readonly generated: number;
+  readonly incomplete: number;
+  /** Whether every message was delivered before the cap (`untilComplete`). */
+  readonly complete: boolean;
+  readonly pauseFrames: number;
+  /** Data packets marked CE (FECN on IB) and UE by the switches. */
+  readonly ceMarked: number;
+  readonly ueMarked: number;
+  /** Packets delivered (payload / 1000-byte packets: the scenarios' MTU). */
+  readonly packets: number;
+  readonly wallSeconds: number;
+}
+
+interface MessageRow {
+  readonly bytes: number;
+  readonly startUs: number;
+  readonly slowdown: number;
+}
+
+function messageRows(result: SimulationResult): MessageRow[] {
+  const csv = result.files.get("messages.csv");
+  if (csv === undefined) throw new Error(`${result.scenario.name}: no messages.csv`);
+  const lines = csv.trim().split("\n");
+  const header = lines[0]!.split(",");
+  const [bytes, start, slowdown] = ["bytes", "start_us", "slowdown"].map((c) =>
+    header.indexOf(c),
+  ) as [number, number, number];
+  return lines.slice(1).map((line) => {
+    const c = line.split(",");
+    return { bytes: Number(c[bytes]), startUs: Number(c[start]), slowdown: Number(c[slowdown]) };
+  });
+}
+
+/** The figures of a run whose messages arrived until `stopUs`, counted from `warmupUs`. */
+export function runFigures(result: SimulationResult, warmupUs: number, stopUs: number): RunFigures {
+  const rows = messageRows(result).filter((m) => m.startUs >= warmupUs && m.startUs < stopUs);
+  const midUs = (warmupUs + stopUs) / 2;
+  const { totals } = result.summary;
+  const counters = totals.ccCounters;
+  return {
+    overall: percentiles(rows.map((m) => m.slowdown)),
+    buckets: BUCKETS.map((b) =>
+      percentiles(rows.filter((m) => m.bytes >= b.from && m.bytes < b.to).map((m) => m.slowdown)),
+    ),
+    firstHalfP50: percentiles(rows.filter((m) => m.startUs < midUs).map((m) => m.slowdown)).p50,
+    secondHalfP50: percentiles(rows.filter((m) => m.startUs >= midUs).map((m) => m.slowdown)).p50,
+    generated: totals.messages,
+    incomplete: totals.messages - totals.completedMessages,
+    complete: result.summary.status === "complete",
+    pauseFrames: totals.pauseFrames,
+    ceMarked: counters.ceMarked ?? counters.fecnMarked ?? 0,
+    ueMarked: counters.ueMarked ?? 0,
+    packets: totals.deliveredBytes / 1000,
+    wallSeconds: (result.run.buildMs + result.run.wallMs + result.run.summaryMs) / 1000,
+  };
+}
+
+const cell = (p: Percentiles) =>
+  p.count === 0 ? "–" : `${fmt(p.p50)} / ${fmt(p.p99)} (${p.count})`;
+
+/** One workload's table (the data of a figure like the slides' Fig. 16): rows load × scheme. */
+export function bucketTable(
+  workload: string,
+  rows: readonly { readonly load: string; readonly scheme: string; readonly f: RunFigures }[],
+): string {
+  return [
+    `**${workload}**: FCT slowdown median / p99 (messages) by message size, messages arriving in the window`,
+    "",
+    `| load | scheme | all | ${BUCKETS.map((b) => b.label).join(" | ")} |`,
+    `|---|---|---|${BUCKETS.map(() => "---|").join("")}`,
+    ...rows.map(
+      (r) =>
+        `| ${r.load} | ${r.scheme} | ${cell(r.f.overall)} | ${r.f.buckets.map(cell).join(" | ")} |`,
+    ),
+  ].join("\n");
+}
+
+/** The runs' facts: messages, completion at the cap, steadiness, marks, pauses, wall time. */
+export function runTable(
+  rows: readonly {
+    readonly workload: string;
+    readonly load: string;
+    readonly scheme: string;
+    readonly f: RunFigures;
+  }[],
+): string {
+  const share = (n: number, of: number) => (of === 0 ? "n/a" : fmt((n / of) * 100, 2));
+  return [
+    "Runs: messages generated, not delivered at the cap, counted (arrived in the window and completed); median slowdown of the window's first / second half by arrival; CE (FECN on IB) and UE marks per 100 delivered packets (a packet may be marked at several hops); PFC pause frames; wall time",
+    "",
+    "| workload | load | scheme | generated | undelivered | counted | p50 1st / 2nd half | CE | UE | pauses | wall s |",
+    "|---|---|---|---|---|---|---|---|---|---|---|",
+    ...rows.map(
+      ({ workload, load, scheme, f }) =>
+        `| ${workload} | ${load} | ${scheme} | ${f.generated} | ${f.incomplete} | ${f.overall.count} | ${fmt(f.firstHalfP50)} / ${fmt(f.secondHalfP50)} | ${share(f.ceMarked, f.packets)} | ${share(f.ueMarked, f.packets)} | ${f.pauseFrames} | ${fmt(f.wallSeconds, 1)} |`,
+    ),
+  ].join("\n");
+}
