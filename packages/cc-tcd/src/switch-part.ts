@@ -174,15 +174,18 @@ export function createSwitchPart(p: TcdParams, context: SwitchPartContext): TcdS
         }
       }
     },
-    // Time in each state summed over the queues of every output and data VL, from the part's
-    // start to now; a state lasts from the dequeue that entered it to the one that left it (the
-    // reference keeps the state from dequeue to dequeue too).
+    // Time in each state summed over the queues (output port, data VL) that have carried a data
+    // packet (an idle port would only add NC), from the part's start to now; a state lasts from
+    // the dequeue that entered it to the one that left it (the reference keeps the state from
+    // dequeue to dequeue too).
     counters() {
       const now = scheduler.nowPs;
       const inState = [0, 0, 0, 0];
       for (let out = 0; out < ports; out++) {
         for (const vl of dataVls) {
-          const queue = queues[out * vls + vl]!;
+          const q = out * vls + vl;
+          if (carried[q] === 0) continue;
+          const queue = queues[q]!;
           for (let s = 0; s < 4; s++) inState[s]! += queue.timeInStatePs(s, now);
         }
       }
