@@ -15,6 +15,7 @@ export interface SwitchKinds {
   readonly txEnd: number;
   readonly transferEnd: number;
   readonly controlQueued: number;
+  readonly headDropped: number;
 }
 
 /** What the switch events call. */
@@ -22,6 +23,7 @@ export interface SwitchEventTarget {
   transmissionEnded(outPort: number): void;
   transferEnded(outPort: number): void;
   controlQueued(outPort: number): void;
+  headDropped(input: number): void;
 }
 
 /** Registers the switch event kinds on a scheduler, dispatching to `switches` by index. */
@@ -39,6 +41,9 @@ export function registerSwitchEvents(
     ),
     controlQueued: scheduler.defineKind("switch: control packet queued during a drop", (target) =>
       switches[target >>> Target.PortBits]!.controlQueued(target & mask),
+    ),
+    headDropped: scheduler.defineKind("switch: queue head dropped", (target) =>
+      switches[target >>> Target.PortBits]!.headDropped(target & mask),
     ),
   };
 }

@@ -296,6 +296,11 @@ export class Switch implements LinkReceiver, LinkSender, ArbitrationTarget {
     this.serveOutput(outPort);
   }
 
+  /** Event handler: heads of `input` were dropped; what is at its queue heads now may go. */
+  headDropped(input: number): void {
+    this.arbiter.serveInput(input);
+  }
+
   // A packet the forwarding table has no port for: a link-local control packet for the
   // switch's parts (its buffer is returned at once), or a routing error.
   private receiveUnrouted(packet: PacketId, inPort: number): void {
@@ -354,6 +359,7 @@ export class Switch implements LinkReceiver, LinkSender, ArbitrationTarget {
     if (droppers === undefined) return packet;
     const dropper = droppers[vl];
     if (dropper === undefined) return packet;
+    let dropped = false;
     while (packet !== NO_PACKET && this.dropsAtHead(dropper, packet, input)) {
       queues.dequeue(input, vl, out);
       this.arbiter.dequeued(input, out, vl);
@@ -361,6 +367,14 @@ export class Switch implements LinkReceiver, LinkSender, ArbitrationTarget {
       this.droppedPackets++;
       this.inputs.leave(input, vl, this.packets.sizeBytes[packet]!, this.scheduler.nowPs);
       packet = queues.head(input, vl, out);
+      dropped = true;
+    }
+    // In a FIFO the head behind a dropped one may be for another output, which may be idle
+    // and has no event of its own to look again: the input offers its heads once this
+    // arbitration is over (an event at the same time, as for a NACK sent during the drop).
+    if (dropped && packet === NO_PACKET) {
+      const now = this.scheduler.nowPs;
+      this.scheduler.schedule(now, this.kinds.headDropped, (this.index << Target.PortBits) | input);
     }
     return packet;
   }
