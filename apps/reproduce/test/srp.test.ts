@@ -3,9 +3,11 @@
  * 50 ms, Fig. 6 at 0.5 ms of its 2 ms, Fig. 12 and 13 at 0.2 ms per point and two loads (50 and
  * 80 %). Each test asserts every finding's verdict, those that do not hold included, so a change
  * of model that makes one hold, or breaks one, shows here. They are the verdicts of
- * reproductions.md at full length but one: at 5 ms ECN has not settled on the Fig. 5 hot-spot
+ * reproductions.md at full length but two: at 5 ms ECN has not settled on the Fig. 5 hot-spot
  * (its senders' throughputs still vary by about as much as without CC); at 50 ms it sits between
- * SRP and no CC, as the paper says. Fig. 7, 8–11 and 14 are in the report only (their runs take
+ * SRP and no CC, as the paper says. And at 0.2 ms per point the cut of the peak drop rate from
+ * n_max 16 to 32 falls just short of 35 %, where at full length it is 38 % (the boundary moved
+ * with the switch's fix for heads behind a dropped FIFO head, 2026-11-27). Fig. 7, 8–11 and 14 are in the report only (their runs take
  * minutes).
  */
 import { describe, expect, it } from "vitest";
@@ -71,7 +73,8 @@ describe("SRP paper", () => {
       expect(await verdicts("srp-fig12-13", 0.2)).toEqual({
         "peak drop rate, TTW 0.65 → 1.3 µs": false,
         "peak drop rate, TTW 1.3 → 2.6 µs": false,
-        "peak drop rate, n_max 16 → 32 packets": true,
+        // Holds at the shipped length (−38 %; see above).
+        "peak drop rate, n_max 16 → 32 packets": false,
         "peak drop rate, n_max 32 → 64 packets": true,
       });
     },
