@@ -24,27 +24,29 @@ import { z } from "zod";
  *   switch has its own. The reaction to TCD's codes is `tcdReaction`, with any `paper`-variant
  *   preset.
  */
+const PAPER = {
+  variant: "paper",
+  kminBytes: 5_000,
+  kmaxBytes: 200_000,
+  pmax: 0.01,
+  g: 1 / 256,
+  cnpIntervalUs: 50,
+  ackEveryPackets: 1,
+  alphaTimerUs: 55,
+  increaseTimerUs: 55,
+  byteCounterBytes: 10_000_000,
+  decreaseCheckUs: 4,
+  fastRecoverySteps: 5,
+  additiveIncreaseMbps: 40,
+  hyperIncreaseMbps: 200,
+  minRateMbps: 100,
+  initialAlpha: 1,
+  rateOnFirstCnp: 1,
+  clampTargetRate: true,
+} as const;
+
 export const PRESETS = {
-  paper: {
-    variant: "paper",
-    kminBytes: 5_000,
-    kmaxBytes: 200_000,
-    pmax: 0.01,
-    g: 1 / 256,
-    cnpIntervalUs: 50,
-    ackEveryPackets: 1,
-    alphaTimerUs: 55,
-    increaseTimerUs: 55,
-    byteCounterBytes: 10_000_000,
-    decreaseCheckUs: 4,
-    fastRecoverySteps: 5,
-    additiveIncreaseMbps: 40,
-    hyperIncreaseMbps: 200,
-    minRateMbps: 100,
-    initialAlpha: 1,
-    rateOnFirstCnp: 1,
-    clampTargetRate: true,
-  },
+  paper: PAPER,
   nic: {
     variant: "nic",
     kminBytes: 400_000,
@@ -65,26 +67,8 @@ export const PRESETS = {
     rateOnFirstCnp: 1,
     clampTargetRate: false,
   },
-  tcd: {
-    variant: "paper",
-    kminBytes: 5 * 1030,
-    kmaxBytes: 200 * 1030,
-    pmax: 0.01,
-    g: 1 / 256,
-    cnpIntervalUs: 50,
-    ackEveryPackets: 1,
-    alphaTimerUs: 55,
-    increaseTimerUs: 55,
-    byteCounterBytes: 10_000_000,
-    decreaseCheckUs: 4,
-    fastRecoverySteps: 5,
-    additiveIncreaseMbps: 40,
-    hyperIncreaseMbps: 200,
-    minRateMbps: 100,
-    initialAlpha: 0.5,
-    rateOnFirstCnp: 1,
-    clampTargetRate: true,
-  },
+  // Only α and the RED keys differ from `paper` (see above).
+  tcd: { ...PAPER, kminBytes: 5 * 1030, kmaxBytes: 200 * 1030, initialAlpha: 0.5 },
 } as const satisfies Record<
   string,
   Omit<

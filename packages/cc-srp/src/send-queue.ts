@@ -202,30 +202,26 @@ export class SendQueue implements FlowGate, TimerOwner {
   // Resends every held packet whose time has come, in the flow's order; sets the timer for the
   // next one.
   private releaseDue(): void {
-    if (this.held.length === 0) {
-      this.timers.disarm(RELEASE);
-      return;
-    }
     const now = this.sender.context.scheduler.nowPs;
     let next = Number.POSITIVE_INFINITY;
-    const due: Held[] = [];
-    const kept: Held[] = [];
+    let anyDue = false;
     for (const h of this.held) {
-      if (h.untilPs <= now) due.push(h);
-      else {
-        kept.push(h);
-        if (h.untilPs < next) next = h.untilPs;
-      }
+      if (h.untilPs <= now) anyDue = true;
+      else if (h.untilPs < next) next = h.untilPs;
     }
-    this.held = kept;
-    if (due.length > 1) due.sort((a, b) => a.psn - b.psn);
-    for (const h of due) {
+    // Lists are made only when something goes (grants and timers mostly find nothing due).
+    if (anyDue) {
+      const due = this.held.filter((h) => h.untilPs <= now);
+      this.held = this.held.filter((h) => h.untilPs > now);
+      if (due.length > 1) due.sort((a, b) => a.psn - b.psn);
       const packets = this.sender.context.packets;
-      this.resentBytes += packets.payloadBytes[h.packet]!;
-      if (h.copy) {
-        packets.vl[h.packet] = this.sender.normalVl(this.flow);
-        this.sender.sendCopy(h.packet);
-      } else this.sender.resend(h.packet);
+      for (const h of due) {
+        this.resentBytes += packets.payloadBytes[h.packet]!;
+        if (h.copy) {
+          packets.vl[h.packet] = this.sender.normalVl(this.flow);
+          this.sender.sendCopy(h.packet);
+        } else this.sender.resend(h.packet);
+      }
     }
     if (next === Number.POSITIVE_INFINITY) this.timers.disarm(RELEASE);
     else this.timers.armAt(RELEASE, next);
