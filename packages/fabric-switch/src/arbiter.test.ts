@@ -1,4 +1,4 @@
-import { NO_PACKET, type PacketId, Packets } from "@cclab/fabric";
+import { NO_PACKET, type PacketColumn, type PacketId, Packets } from "@cclab/fabric";
 import { fc, test } from "@fast-check/vitest";
 import { describe, expect, it } from "vitest";
 import { Arbiter, type ArbiterLanes, type ArbitrationTarget } from "./arbiter.js";
@@ -22,8 +22,13 @@ class FakeSwitch implements ArbitrationTarget {
     readonly vlCount: number,
   ) {}
 
+  /** With `oldest-first`: each packet's arrival, stamped by {@link add} from `clockPs`. */
+  arrivedPs: PacketColumn<Float64Array<ArrayBuffer>> | undefined;
+  clockPs = 0;
+
   add(input: number, vl: number, out: number, sizeBytes = 100): PacketId {
     const p = this.packets.create({ sizeBytes, vl });
+    if (this.arrivedPs !== undefined) this.arrivedPs.values[p] = this.clockPs++;
     const key = `${input}/${vl}/${out}`;
     const queue = this.queues.get(key) ?? [];
     queue.push(p);
@@ -66,15 +71,22 @@ class FakeSwitch implements ArbitrationTarget {
   }
 }
 
-function fake(portCount: number, lanes: Partial<ArbiterLanes> = {}, readPorts = 1): FakeSwitch {
+function fake(
+  portCount: number,
+  lanes: Partial<ArbiterLanes> = {},
+  readPorts = 1,
+  oldestFirst = false,
+): FakeSwitch {
   const vlCount = lanes.vlCount ?? 1;
   const sw = new FakeSwitch(portCount, vlCount);
+  if (oldestFirst) sw.arrivedPs = sw.packets.column("test.arrivedPs", Float64Array);
   sw.arbiter = new Arbiter(
     portCount,
     { vlCount, controlVls: [], lowPriorityVls: [], ...lanes },
     readPorts,
     sw.packets,
     sw,
+    sw.arrivedPs,
   );
   for (let out = 0; out < portCount; out++) sw.arbiter.outputFree(out);
   return sw;
@@ -93,6 +105,50 @@ describe("Arbiter", () => {
     }
     expect(order).toEqual([1, 2, 3, 1, 2, 3]);
     expect(sw.arbiter.serveLanes(0, false)).toBe(false);
+  });
+
+  it("oldest-first grants an output its packets in arrival order across inputs", () => {
+    const sw = fake(4, {}, 1, true);
+    // Input 3 sends a burst first, then inputs 1 and 2 one packet each, then input 3 again.
+    const arrivals = [3, 3, 3, 1, 2, 3];
+    for (const input of arrivals) sw.add(input, 0, 0);
+    const order: number[] = [];
+    while (sw.arbiter.serveLanes(0, false)) {
+      const g = sw.grants.at(-1)!;
+      order.push(g.input);
+      sw.finish(0, g.input);
+    }
+    expect(order).toEqual(arrivals);
+  });
+
+  test.prop(
+    [
+      fc.integer({ min: 2, max: 40 }),
+      fc.array(fc.record({ input: fc.nat(39), size: fc.integer({ min: 64, max: 2000 }) }), {
+        maxLength: 80,
+      }),
+    ],
+    { numRuns: 100 },
+  )("oldest-first serves one output as one FIFO in arrival order", (ports, adds) => {
+    const sw = fake(ports, {}, 1, true);
+    const sent = adds.map((a) => sw.add(a.input % ports, 0, 0, a.size));
+    const granted: PacketId[] = [];
+    while (sw.arbiter.serveLanes(0, false)) {
+      const g = sw.grants.at(-1)!;
+      granted.push(g.packet);
+      sw.finish(0, g.input);
+    }
+    expect(granted).toEqual(sent);
+  });
+
+  it("oldest-first passes over an older head that has no room downstream", () => {
+    const sw = fake(3, {}, 1, true);
+    sw.add(1, 0, 0, 900);
+    sw.add(2, 0, 0, 100);
+    sw.room.set("0/0", 500);
+    expect(sw.arbiter.serveLanes(0, false)).toBe(true);
+    expect(sw.grants[0]!.input).toBe(2);
+    expect(sw.blockedLog).toEqual([]);
   });
 
   it("serves control lanes first, data lanes by weight, low-priority lanes only when data has nothing", () => {

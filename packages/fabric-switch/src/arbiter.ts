@@ -1,4 +1,4 @@
-import { NO_PACKET, type PacketId, type Packets } from "@cclab/fabric";
+import { NO_PACKET, type PacketColumn, type PacketId, type Packets } from "@cclab/fabric";
 import { clearBit, setBit } from "./bits.js";
 
 /** What the arbiter asks of its switch. */
@@ -93,6 +93,11 @@ export class Arbiter {
     readPorts: number,
     private readonly packets: Packets,
     private readonly target: ArbitrationTarget,
+    /**
+     * With `oldest-first` arbitration, each packet's arrival time at this switch (ps), written
+     * by the switch when the packet arrives; undefined for round-robin.
+     */
+    private readonly arrivedPs?: PacketColumn<Float64Array<ArrayBuffer>>,
   ) {
     const v = lanes.vlCount;
     this.portCount = portCount;
@@ -226,6 +231,7 @@ export class Arbiter {
     const v = this.vlCount;
     const ov = out * v + vl;
     if (this.waitingFor[ov] === 0) return false;
+    if (this.arrivedPs !== undefined) return this.grantOldest(out, vl, this.arrivedPs);
     const n = this.portCount;
     const words = this.maskWords;
     const pairMask = this.pairMask;
@@ -276,6 +282,69 @@ export class Arbiter {
     }
     if (blocked) target.blocked(out, vl);
     return false;
+  }
+
+  // `oldest-first`: `out` grants, among the inputs with a packet for it on `vl` at a queue
+  // head, a free read port and room downstream, the one whose head arrived first; a tie goes to
+  // the first in round-robin order. The walk is grant's, over every candidate.
+  private grantOldest(
+    out: number,
+    vl: number,
+    arrivedPs: PacketColumn<Float64Array<ArrayBuffer>>,
+  ): boolean {
+    const ov = out * this.vlCount + vl;
+    const n = this.portCount;
+    const words = this.maskWords;
+    const pairMask = this.pairMask;
+    const readFree = this.readFree;
+    const target = this.target;
+    const base = ov * words;
+    const first = this.outRr[out]!;
+    let blocked = false;
+    let refusedBytes = Number.POSITIVE_INFINITY;
+    let best = -1;
+    let bestPacket: PacketId = NO_PACKET;
+    let bestPs = Number.POSITIVE_INFINITY;
+    let from = first;
+    let to = n;
+    for (let pass = 0; pass < 2; pass++) {
+      for (let w = from >>> 5; w << 5 < to; w++) {
+        let bits = pairMask[base + w]! & readFree[w]!;
+        if (w === from >>> 5) bits &= -1 << (from & 31);
+        const end = to - (w << 5);
+        if (end < 32) bits &= (1 << end) - 1;
+        while (bits !== 0) {
+          const low = bits & -bits;
+          bits ^= low;
+          const input = (w << 5) + 31 - Math.clz32(low);
+          const packet = target.headFor(input, vl, out);
+          if (packet === NO_PACKET) continue;
+          const size = this.packets.sizeBytes[packet]!;
+          if (size >= refusedBytes || !target.hasRoom(out, vl, size)) {
+            if (size < refusedBytes) refusedBytes = size;
+            blocked = true;
+            continue;
+          }
+          const at = arrivedPs.values[packet]!;
+          if (at < bestPs) {
+            bestPs = at;
+            best = input;
+            bestPacket = packet;
+          }
+        }
+      }
+      from = 0;
+      to = first;
+    }
+    if (best < 0) {
+      if (blocked) target.blocked(out, vl);
+      return false;
+    }
+    target.dequeue(best, vl, out);
+    this.dequeued(best, out, vl);
+    this.outRr[out] = best + 1 < n ? best + 1 : 0;
+    target.forward(out, best, bestPacket);
+    return true;
   }
 
   /**

@@ -61,6 +61,13 @@ export interface SwitchConfig {
   readonly routingLatencyNs: number;
   /** Packets an input port can send through the crossbar at once. */
   readonly readPorts: number;
+  /**
+   * Which input a free output grants on a VL: `round-robin` (the input after the one granted
+   * last; InfiniBand switches) or `oldest-first` (the input whose head packet arrived at the
+   * switch first: with one VOQ per output this serves an output's packets in arrival order, as
+   * one output-queued FIFO does). Default `round-robin`.
+   */
+  readonly arbitration?: "round-robin" | "oldest-first";
   /** Output buffer per port and VL, bytes; 0: none (packets go from input to link). */
   readonly outputBufferBytes: number;
   /** Crossbar speed relative to the output link (with output buffers). */
@@ -103,6 +110,7 @@ const KEYS = new Set<string>([
   "headerBytes",
   "routingLatencyNs",
   "readPorts",
+  "arbitration",
   "outputBufferBytes",
   "speedup",
   "queueing",
@@ -177,6 +185,15 @@ export function resolveSwitchConfig(
   requireNumber(`${where}.headerBytes`, config.headerBytes, { min: 1, integer: true });
   requireNumber(`${where}.routingLatencyNs`, config.routingLatencyNs, { min: 0, integer: false });
   requireNumber(`${where}.readPorts`, config.readPorts, { min: 1, integer: true });
+  if (
+    config.arbitration !== undefined &&
+    config.arbitration !== "round-robin" &&
+    config.arbitration !== "oldest-first"
+  ) {
+    throw new TypeError(
+      `${where}.arbitration must be "round-robin" or "oldest-first", got ${String(config.arbitration)}`,
+    );
+  }
   requireNumber(`${where}.outputBufferBytes`, config.outputBufferBytes, { min: 0, integer: true });
   requireNumber(`${where}.speedup`, config.speedup, { min: 1, integer: false });
   if (config.outputBufferBytes === 0 && config.speedup !== 1) {

@@ -9,6 +9,7 @@ import {
   type LinkSender,
   type LinkSet,
   NO_PACKET,
+  type PacketColumn,
   type PacketId,
   type Packets,
   type PortFlowState,
@@ -48,6 +49,9 @@ enum Out {
   Size = 4,
   Stride = 8,
 }
+
+/** The packet column in which `oldest-first` switches stamp a packet's arrival (ps). */
+const ARRIVED_PS_COLUMN = "switch.arrivedPs";
 
 export {
   MAX_SWITCH_PORTS,
@@ -92,6 +96,8 @@ export class Switch implements LinkReceiver, LinkSender, ArbitrationTarget {
   readonly hostCount: number;
   private readonly forwarding: Forwarding;
   private readonly arbiter: Arbiter;
+  /** Arrival time of each packet at this switch, ps: only with `oldest-first` arbitration. */
+  private readonly arrivedPs: PacketColumn<Float64Array<ArrayBuffer>> | undefined;
   /**
    * Per output port, one record at `port * Out.Stride` (see Out): a transmission's start and end
    * read and write most of it, and one array per field cost a cache line each per event.
@@ -146,7 +152,18 @@ export class Switch implements LinkReceiver, LinkSender, ArbitrationTarget {
     this.outputs = OutputBuffers.of(config, portCount);
     this.forwarding = new Forwarding(setup.table, setup.index, setup.rng);
     const lanes = arbiterLanesOf(config);
-    this.arbiter = new Arbiter(portCount, lanes, config.readPorts, setup.packets, this);
+    this.arrivedPs =
+      config.arbitration === "oldest-first"
+        ? setup.packets.column(ARRIVED_PS_COLUMN, Float64Array)
+        : undefined;
+    this.arbiter = new Arbiter(
+      portCount,
+      lanes,
+      config.readPorts,
+      setup.packets,
+      this,
+      this.arrivedPs,
+    );
     this.outPorts = new Int32Array(portCount * Out.Stride);
     for (let port = 0; port < portCount; port++) this.outPorts[port * Out.Stride + Out.Link] = -1;
     this.lastInPacket = new Int32Array(portCount).fill(NO_PACKET);
@@ -218,6 +235,7 @@ export class Switch implements LinkReceiver, LinkSender, ArbitrationTarget {
     }
     packets.outPort[packet] = out;
     const vl = packets.vl[packet]!;
+    if (this.arrivedPs !== undefined) this.arrivedPs.values[packet] = this.scheduler.nowPs;
     this.inputs.arrive(inPort, vl, packets.sizeBytes[packet]!, this.scheduler.nowPs);
     this.queues.enqueue(inPort, vl, out, packet);
     this.arbiter.queued(inPort, out, vl);

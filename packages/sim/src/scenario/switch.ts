@@ -70,6 +70,10 @@ export const switchSchema = strictObject({
   readPorts: count("packets an input port sends through the crossbar at once", 1).default(
     d.readPorts,
   ),
+  arbitration: oneOf(
+    ["round-robin", "oldest-first"],
+    'which input a free output grants: the next in round-robin order, or the one whose head arrived first (output-queued FIFO order; docs/model.md, "Arbitration")',
+  ).default("round-robin"),
   outputBufferBytes: bytes("output buffer per port and VL; 0: none").default(d.outputBufferBytes),
   speedup: ratio("crossbar speed relative to the link (needs output buffers)", 1).default(
     d.speedup,
