@@ -41,6 +41,8 @@ export const points = (ours: number, paper: number): string =>
 export interface PortFlowControl {
   readonly blockedUs: number;
   readonly offTransitions: number;
+  /** The most the port's input buffer (from the peer) held on VL 0, bytes. */
+  readonly maxInputBytes: number;
 }
 
 /** The output of switch `device` whose cable leads to `peerDevice` (e.g. SA's port to SB). */
@@ -59,6 +61,7 @@ export function portFlowControl(
     return {
       blockedUs: Number(c[col("blocked_us")]),
       offTransitions: Number(c[col("off_transitions")]),
+      maxInputBytes: Number(c[col("max_input_bytes")]),
     };
   }
   throw new Error(`${result.summary.scenario}: no port of ${device} to ${peerDevice}`);

@@ -190,7 +190,10 @@ function findingsOf(d: Discipline, one: Traces, two: Traces): Finding[] {
 }
 
 /** Why a finding does not hold, from the runs' own figures. */
-function explain(traced: Record<Discipline, { one: Traces; two: Traces }>): string {
+function explain(
+  traced: Record<Discipline, { one: Traces; two: Traces }>,
+  twoCeeRoundRobin: Traces | undefined,
+): string {
   const out: string[] = [];
   const p1Left: string[] = [];
   for (const d of DISCIPLINES) {
@@ -207,6 +210,14 @@ function explain(traced: Record<Discipline, { one: Traces; two: Traces }>): stri
   if (p1Left.length > 0) {
     out.push(
       `Single congestion point: ${p1Left.join("; ")}. Every packet P1 sends crosses P2, so once P3's backlog has drained and P2 is ON for good, S2's input from S1 falls below XON (below the credit limit on IB) and P1 is resumed for good as well: its next ON period passes max(T_on) and TCD leaves U, as at P2. On this chain P1 could stay paused only behind a second bottleneck at S2, for traffic P2 does not carry, i.e. a second congestion point; in the slides' single-point figure P1 presumably sits where the congestion still holds it, a layout their text does not give.`,
+    );
+  }
+  const twoCee = traced.cee.two.P1;
+  const leftTwo = leftU(twoCee.steps);
+  if (!staysU(twoCee.steps) && leftTwo?.next !== undefined && twoCeeRoundRobin !== undefined) {
+    const rr = twoCeeRoundRobin.P1.steps;
+    out.push(
+      `Two congestion points on CEE: P1 left U at ${fmt(leftTwo.next.atUs, 0)} µs and went ${describe(twoCee.steps.slice(twoCee.steps.indexOf(leftTwo.next) - 1))}: some of its ON periods outlast max(T_on) (40 µs), so TCD leaves U for CHECK, and returns to U at the next pause. Our CEE switches serve P2 in arrival order, as the reference's output-queued switch does; with round-robin service instead (one packet per input in turn), the same run gives P1 ${describe(rr)}${staysU(rr) ? ", staying U" : ""}. Our reading, not measured: in arrival order S2's input from S1 is drained in bursts, while its packets are the oldest at P2, which lets S1 send for longer between pauses.`,
     );
   }
   for (const d of DISCIPLINES) {
@@ -231,7 +242,7 @@ export const tcdCongestionPoints: Experiment = {
   source: `${SEED}, lines 325–343 (single congestion point) and 347–370 (multiple congestion points), CEE and InfiniBand`,
   scenarios: CASES.flatMap((c) => DISCIPLINES.map((d) => file(c, d))),
   notes:
-    "Fabric (INFERRED, the slides' figure is not in the text): a chain of three switches of four 10 Gb/s ports, S1 → S2 → S3, P1 = S1's port to S2, P2 = S2's port to S3, P3 = S3's port to receiver R3; links of 1 µs, 1000-byte payloads, the ns-3 runs' buffers (432,600 B per input port and VL, XOFF 329,600 B), max(T_on) 40 µs (the reference code's default: a paused port's ON periods here last some 7 µs, a resumed one passes it), TCD detection only (ceRule red on PFC, infiniband on credits; fixed-rate hosts without CC). Both cases: F1 A1→R3 at 8 Gb/s all the time, F2 B3→R3 at line rate from 100 µs to 2.5 ms, so P3 is congested, and P2 (from about 0.9 ms on CEE, 1.1 ms on IB) and P1 (from about 1.8 and 2.1 ms) go ON-OFF as the inputs behind them fill. Single point: nothing else, so after 2.5 ms the backlog drains at the 2 Gb/s F1 leaves free. Two points: from 2.5 ms A2 and A3 on S2 send to R4 on S3 at line rate, so P2 is offered 28 Gb/s and becomes the congestion point once P3's backlog stops pausing it (P3 must stop congesting then: a congested P3 keeps S3's input from S2 full and P2 ON-OFF). On InfiniBand P3 alternates between C and NC from packet to packet: the IB CC rule marks with probability 1/2 (markingRate 1) and TCD's Step 4 re-decides C or NC at each packet. States are TCD's `state` of each port's VL 0 in `cc-queues.csv`, sampled every 5 µs (a state changes only when the queue sends a packet), repeats collapsed, with the time of the first sample that showed each; 15 ms runs. CHECK (the reference's fourth state: left U after an ON period longer than max(T_on), watching the queue's trend) is reported, and dropped to compare with the slides' three states (\"U → CHECK → NC\" counts as U → NC); for P1 staying U, CHECK counts as having left U.",
+    "Fabric (INFERRED, the slides' figure is not in the text): a chain of three switches of four 10 Gb/s ports, S1 → S2 → S3, P1 = S1's port to S2, P2 = S2's port to S3, P3 = S3's port to receiver R3; links of 1 µs, 1000-byte payloads, the ns-3 runs' buffers (432,600 B per input port and VL, XOFF 329,600 B), max(T_on) 40 µs (the reference code's default: a paused port's ON periods here last some 7 µs, a resumed one passes it), TCD detection only (ceRule red on PFC, infiniband on credits; fixed-rate hosts without CC). CEE switches serve each output in arrival order, as the reference's output-queued switch (`arbitration: oldest-first`, `readPorts: 32`); InfiniBand switches round-robin. Both cases: F1 A1→R3 at 8 Gb/s all the time, F2 B3→R3 at line rate from 100 µs to 2.5 ms, so P3 is congested, and P2 (from about 0.9 ms on CEE, 1.1 ms on IB) and P1 (from about 1.8 and 2.1 ms) go ON-OFF as the inputs behind them fill. Single point: nothing else, so after 2.5 ms the backlog drains at the 2 Gb/s F1 leaves free. Two points: from 2.5 ms A2 and A3 on S2 send to R4 on S3 at line rate, so P2 is offered 28 Gb/s and becomes the congestion point once P3's backlog stops pausing it (P3 must stop congesting then: a congested P3 keeps S3's input from S2 full and P2 ON-OFF). On InfiniBand P3 alternates between C and NC from packet to packet: the IB CC rule marks with probability 1/2 (markingRate 1) and TCD's Step 4 re-decides C or NC at each packet. States are TCD's `state` of each port's VL 0 in `cc-queues.csv`, sampled every 5 µs (a state changes only when the queue sends a packet), repeats collapsed, with the time of the first sample that showed each; 15 ms runs. CHECK (the reference's fourth state: left U after an ON period longer than max(T_on), watching the queue's trend) is reported, and dropped to compare with the slides' three states (\"U → CHECK → NC\" counts as U → NC); for P1 staying U, CHECK counts as having left U.",
   async run({ scale }) {
     const result = async (c: Case, d: Discipline) => (await runScenario(file(c, d), scale)).result;
     const traced: Record<Discipline, { one: Traces; two: Traces }> = {
@@ -239,6 +250,17 @@ export const tcdCongestionPoints: Experiment = {
       ib: { one: traces(await result("one", "ib")), two: traces(await result("two", "ib")) },
     };
     const findings = DISCIPLINES.flatMap((d) => findingsOf(d, traced[d].one, traced[d].two));
+    // The control run for the explanation: the CEE two-point case with round-robin service.
+    const twoCeeRoundRobin = staysU(traced.cee.two.P1.steps)
+      ? undefined
+      : traces(
+          (
+            await runScenario(file("two", "cee"), scale, [
+              ["switch.arbitration", "round-robin"],
+              ["switch.readPorts", 1],
+            ])
+          ).result,
+        );
     const rows = CASES.flatMap((c) =>
       DISCIPLINES.flatMap((d) =>
         (["P1", "P2", "P3"] as const).map(
@@ -258,7 +280,7 @@ export const tcdCongestionPoints: Experiment = {
       ...(failed.length === 0
         ? {}
         : {
-            explanation: explain(traced),
+            explanation: explain(traced, twoCeeRoundRobin),
           }),
     };
   },

@@ -55,13 +55,13 @@ describe("TCD paper", () => {
   // As shipped (15 ms, some 1 s of wall time per run): the phases follow how long the inputs
   // take to fill and drain, which scaling the flows' times would not follow.
   it(
-    "congestion points: P2 U → NC and U → C as on the slides, except U → CHECK with IB credits; P1 leaves U once P2 drains",
+    "congestion points: P2 U → NC and U → C as on the slides, except U → CHECK with IB credits; P1 leaves U once P2 drains, and on CEE with two points in ON periods that outlast max(T_on)",
     async () => {
       expect(await verdicts("tcd-congestion-points", 1)).toEqual({
         "CEE, single congestion point: P2's states end U → NC": true,
         "CEE, single congestion point: P1 stays U once undetermined": false,
         "CEE, two congestion points: P2's states contain U → C": true,
-        "CEE, two congestion points: P1 stays U once undetermined": true,
+        "CEE, two congestion points: P1 stays U once undetermined": false,
         "InfiniBand, single congestion point: P2's states end U → NC": true,
         "InfiniBand, single congestion point: P1 stays U once undetermined": false,
         "InfiniBand, two congestion points: P2's states contain U → C": false,
