@@ -226,17 +226,18 @@ export class Arbiter {
   }
 
   // `out` grants, round-robin over inputs, the first input with a packet for it on `vl` at a
-  // queue head, a free read port and room downstream.
+  // queue head, a free read port and room downstream; with `oldest-first`, among those the one
+  // whose head arrived first (a tie goes to the first in round-robin order).
   private grant(out: number, vl: number): boolean {
     const v = this.vlCount;
     const ov = out * v + vl;
     if (this.waitingFor[ov] === 0) return false;
-    if (this.arrivedPs !== undefined) return this.grantOldest(out, vl, this.arrivedPs);
     const n = this.portCount;
     const words = this.maskWords;
     const pairMask = this.pairMask;
     const readFree = this.readFree;
     const target = this.target;
+    const arrivedPs = this.arrivedPs;
     const base = ov * words;
     const first = this.outRr[out]!;
     let blocked = false;
@@ -245,6 +246,10 @@ export class Arbiter {
     // is refused without asking again. On the 648-node forest most candidates are refused
     // (5 ms: 2.37 M of 2.84 M), each through a call the inliner had no budget for.
     let refusedBytes = Number.POSITIVE_INFINITY;
+    // Oldest-first: the candidate granted so far, and when its head arrived.
+    let best = -1;
+    let bestPacket: PacketId = NO_PACKET;
+    let bestPs = Number.POSITIVE_INFINITY;
     // The inputs with a packet for (out, vl) and a free read port, in round-robin order from
     // `first`: [first, n), then [0, first). A head the switch part drops only clears bits of
     // inputs already taken from `bits`. serveInput walks its outputs the same way; the walk is
@@ -270,60 +275,9 @@ export class Arbiter {
             blocked = true;
             continue;
           }
-          target.dequeue(input, vl, out);
-          this.dequeued(input, out, vl);
-          this.outRr[out] = input + 1 < n ? input + 1 : 0;
-          target.forward(out, input, packet);
-          return true;
-        }
-      }
-      from = 0;
-      to = first;
-    }
-    if (blocked) target.blocked(out, vl);
-    return false;
-  }
-
-  // `oldest-first`: `out` grants, among the inputs with a packet for it on `vl` at a queue
-  // head, a free read port and room downstream, the one whose head arrived first; a tie goes to
-  // the first in round-robin order. The walk is grant's, over every candidate.
-  private grantOldest(
-    out: number,
-    vl: number,
-    arrivedPs: PacketColumn<Float64Array<ArrayBuffer>>,
-  ): boolean {
-    const ov = out * this.vlCount + vl;
-    const n = this.portCount;
-    const words = this.maskWords;
-    const pairMask = this.pairMask;
-    const readFree = this.readFree;
-    const target = this.target;
-    const base = ov * words;
-    const first = this.outRr[out]!;
-    let blocked = false;
-    let refusedBytes = Number.POSITIVE_INFINITY;
-    let best = -1;
-    let bestPacket: PacketId = NO_PACKET;
-    let bestPs = Number.POSITIVE_INFINITY;
-    let from = first;
-    let to = n;
-    for (let pass = 0; pass < 2; pass++) {
-      for (let w = from >>> 5; w << 5 < to; w++) {
-        let bits = pairMask[base + w]! & readFree[w]!;
-        if (w === from >>> 5) bits &= -1 << (from & 31);
-        const end = to - (w << 5);
-        if (end < 32) bits &= (1 << end) - 1;
-        while (bits !== 0) {
-          const low = bits & -bits;
-          bits ^= low;
-          const input = (w << 5) + 31 - Math.clz32(low);
-          const packet = target.headFor(input, vl, out);
-          if (packet === NO_PACKET) continue;
-          const size = this.packets.sizeBytes[packet]!;
-          if (size >= refusedBytes || !target.hasRoom(out, vl, size)) {
-            if (size < refusedBytes) refusedBytes = size;
-            blocked = true;
-            continue;
+          if (arrivedPs === undefined) {
+            this.take(out, vl, input, packet);
+            return true;
           }
           const at = arrivedPs.values[packet]!;
           if (at < bestPs) {
@@ -336,15 +290,20 @@ export class Arbiter {
       from = 0;
       to = first;
     }
-    if (best < 0) {
-      if (blocked) target.blocked(out, vl);
-      return false;
+    if (best >= 0) {
+      this.take(out, vl, best, bestPacket);
+      return true;
     }
-    target.dequeue(best, vl, out);
-    this.dequeued(best, out, vl);
-    this.outRr[out] = best + 1 < n ? best + 1 : 0;
-    target.forward(out, best, bestPacket);
-    return true;
+    if (blocked) target.blocked(out, vl);
+    return false;
+  }
+
+  // `out` takes the head `packet` of `input` on `vl`: the granted input comes last in its order.
+  private take(out: number, vl: number, input: number, packet: PacketId): void {
+    this.target.dequeue(input, vl, out);
+    this.dequeued(input, out, vl);
+    this.outRr[out] = input + 1 < this.portCount ? input + 1 : 0;
+    this.target.forward(out, input, packet);
   }
 
   /**
