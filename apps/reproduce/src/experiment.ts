@@ -1,3 +1,5 @@
+import type { Figure } from "@cclab/plot";
+
 /** One published figure set beside ours. */
 export interface Finding {
   /** What is compared, e.g. "victim F1, all stages". */
@@ -17,6 +19,11 @@ export interface ExperimentOutcome {
   readonly findings: readonly Finding[];
   /** Extra tables (markdown) for the report, e.g. a parameter sweep. */
   readonly tables?: readonly string[];
+  /**
+   * Figures of what the experiment measured (Vega-Lite specs with their data), drawn beside
+   * its tables: the report renders each to `<report folder>/reproductions/<id>/<name>.png`.
+   */
+  readonly figures?: readonly Figure[];
   /** Why ours differs, when some finding does not hold (text that depends on the run). */
   readonly explanation?: string;
 }

@@ -10,6 +10,8 @@ export interface ReportEntry {
   readonly quick: boolean;
   /** Figures of the shipped scenarios' runs (PNG paths relative to the report), if saved. */
   readonly plots?: readonly { readonly scenario: string; readonly images: readonly string[] }[];
+  /** The outcome's own figures as rendered (PNG paths relative to the report), in its order. */
+  readonly figureImages?: readonly { readonly title: string; readonly image: string }[];
 }
 
 const cell = (s: string) => s.replaceAll("|", "\\|");
@@ -41,7 +43,7 @@ export function reportMarkdown(
         `| [${e.experiment.title}](#${e.experiment.id}) | ${e.outcome.findings.filter((f) => f.holds).length} / ${e.outcome.findings.length} | ${e.wallSeconds.toFixed(1)} s | ${e.date}${e.quick ? " (quick)" : ""} |`,
     ),
   ];
-  for (const { experiment, outcome, plots } of entries) {
+  for (const { experiment, outcome, plots, figureImages } of entries) {
     out.push(
       "",
       `<a id="${experiment.id}"></a>`,
@@ -58,6 +60,7 @@ export function reportMarkdown(
       ),
     );
     for (const table of outcome.tables ?? []) out.push("", table);
+    for (const f of figureImages ?? []) out.push("", `![${cell(f.title)}](${f.image})`);
     if (outcome.explanation !== undefined) out.push("", outcome.explanation);
     if (experiment.notes !== undefined) out.push("", experiment.notes);
     for (const p of plots ?? []) {

@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, relative } from "node:path";
-import { plotRun } from "@cclab/plot";
+import { plotRun, writeFigures } from "@cclab/plot";
 import { writeResults } from "@cclab/sim";
 import { DCQCN } from "./dcqcn.js";
 import type { Experiment } from "./experiment.js";
@@ -38,6 +38,14 @@ export interface ReproduceOptions {
 
 /** Ids of the experiments, for messages. */
 export const experimentIds = (): string[] => EXPERIMENTS.map((e) => e.id);
+
+/** A figure spec's title text, for the image's alt text. */
+function figureTitle(spec: object): string | undefined {
+  const title = (spec as { title?: unknown }).title;
+  if (typeof title === "string") return title;
+  const text = (title as { text?: unknown } | undefined)?.text;
+  return typeof text === "string" ? text : undefined;
+}
 
 /**
  * Runs experiments of the seed papers and writes the report: each finding beside the paper's
@@ -107,7 +115,32 @@ export async function reproduce(options: ReproduceOptions): Promise<ReportEntry[
           images: p.images.map((i) => relative(dirname(options.reportFile), i)),
         }))
       : undefined;
-    entries.push({ experiment, ...saved, ...(plots === undefined ? {} : { plots }) });
+    const figures = saved.outcome.figures ?? [];
+    const figureImages: { title: string; image: string }[] = [];
+    if (figures.length > 0) {
+      // A figure's name becomes a file name in the report's folder: nothing that leaves it.
+      const unsafe = figures.find((f) => !/^[A-Za-z0-9][A-Za-z0-9_-]*$/.test(f.name));
+      if (unsafe !== undefined) {
+        throw new RangeError(
+          `${experiment.id}: figure name ${JSON.stringify(unsafe.name)} must be letters, digits, "-" or "_"`,
+        );
+      }
+      // Rendered from the saved specs every time, so `--report` redraws them too.
+      const dir = join(dirname(options.reportFile), "reproductions", experiment.id);
+      await writeFigures(dir, figures);
+      for (const f of figures) {
+        figureImages.push({
+          title: figureTitle(f.spec) ?? f.name,
+          image: relative(dirname(options.reportFile), join(dir, `${f.name}.png`)),
+        });
+      }
+    }
+    entries.push({
+      experiment,
+      ...saved,
+      ...(plots === undefined ? {} : { plots }),
+      ...(figureImages.length === 0 ? {} : { figureImages }),
+    });
   }
   mkdirSync(dirname(options.reportFile), { recursive: true });
   writeFileSync(

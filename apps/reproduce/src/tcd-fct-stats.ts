@@ -2,6 +2,7 @@
  * The figures of one TCD FCT run (experiment tcd-fct): FCT slowdowns of the messages that
  * arrived in the measurement window, overall and by message size, from `messages.csv`.
  */
+import { type Figure, FONT_FAMILY } from "@cclab/plot";
 import type { SimulationResult } from "@cclab/sim";
 import { fmt } from "./experiment.js";
 
@@ -141,4 +142,80 @@ export function runTable(
         `| ${workload} | ${load} | ${scheme} | ${f.generated} | ${f.incomplete} | ${f.overall.count} | ${fmt(f.firstHalfP50)} / ${fmt(f.secondHalfP50)} | ${share(f.ceMarked, f.packets)} | ${share(f.ueMarked, f.packets)} | ${f.pauseFrames} | ${fmt(f.wallSeconds, 1)} |`,
     ),
   ].join("\n");
+}
+
+/**
+ * One workload's figure (the slides' Fig. 16/17 kind): median and p99 FCT slowdown by message
+ * size, one line per scheme and statistic, a panel per load; log scale.
+ */
+export function bucketFigure(
+  name: string,
+  workload: string,
+  rows: readonly { readonly load: string; readonly scheme: string; readonly f: RunFigures }[],
+): Figure {
+  const sizes = ["all", ...BUCKETS.map((b) => b.label)];
+  const values = rows.flatMap((r) =>
+    [r.f.overall, ...r.f.buckets].flatMap((p, i) =>
+      p.count === 0
+        ? []
+        : [
+            {
+              load: r.load,
+              scheme: r.scheme,
+              size: sizes[i]!,
+              statistic: "median",
+              slowdown: p.p50,
+            },
+            { load: r.load, scheme: r.scheme, size: sizes[i]!, statistic: "p99", slowdown: p.p99 },
+          ],
+    ),
+  );
+  return {
+    name,
+    spec: {
+      $schema: "https://vega.github.io/schema/vega-lite/v6.json",
+      title: {
+        text: `${workload}: FCT slowdown by message size`,
+        subtitle:
+          "median (solid) and 99th percentile (dashed) of the messages arriving in the window",
+      },
+      data: { values },
+      facet: { column: { field: "load", type: "nominal", title: "load" } },
+      spec: {
+        width: 300,
+        height: 260,
+        mark: { type: "line", point: true },
+        encoding: {
+          x: {
+            field: "size",
+            type: "ordinal",
+            sort: sizes,
+            title: "message size",
+            axis: { labelAngle: -30 },
+          },
+          y: {
+            field: "slowdown",
+            type: "quantitative",
+            scale: { type: "log" },
+            title: "FCT slowdown (FCT / ideal)",
+          },
+          color: {
+            field: "scheme",
+            type: "nominal",
+            sort: [...new Set(rows.map((r) => r.scheme))],
+            title: "scheme",
+          },
+          strokeDash: {
+            field: "statistic",
+            type: "nominal",
+            sort: ["median", "p99"],
+            title: "statistic",
+            // The subtitle says which is which: a stroke legend renders blank beside points.
+            legend: null,
+          },
+        },
+      },
+      config: { font: FONT_FAMILY, background: "white" },
+    },
+  };
 }

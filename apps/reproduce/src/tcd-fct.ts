@@ -9,7 +9,13 @@
 import { type Experiment, type Finding, fmt, pct, within } from "./experiment.js";
 import { type Override, runScenario } from "./scenario-file.js";
 import { SEED } from "./tcd-common.js";
-import { bucketTable, type RunFigures, runFigures, runTable } from "./tcd-fct-stats.js";
+import {
+  bucketFigure,
+  bucketTable,
+  type RunFigures,
+  runFigures,
+  runTable,
+} from "./tcd-fct-stats.js";
 
 const SCHEMES = [
   { id: "dcqcn", label: "DCQCN", file: "tcd/fct-dcqcn.yaml" },
@@ -156,7 +162,7 @@ export const tcdFct: Experiment = {
   source: `${SEED}, lines 389–411 (Fig. 16 and 17, no numbers in the text); the abstract (first author's publication entry, github.com/yiranzhang914/yiranzhang914.github.io, _publications/tcd-sigcomm.md): 3.3× median, 2.0× p99 FCT slowdown`,
   scenarios: SCHEMES.map((s) => s.file),
   notes:
-    "Setup (scenarios/tcd/fct-*.yaml, one per scheme; the experiment sets the workload, load and times): a 5-ary 3-tree (125 hosts, 25 per pod, 5 per ToR, 75 switches of 10 ports) at 40 Gb/s with 4 µs links and flow-level ECMP, INFERRED from the authors' ns-3 FCT recorder (github.com/Yi-ran/DCQCN-TCD, scratch/third.cc: ideal FCT = size / 40 Gb/s + 8, 16 or 24 µs for same-ToR, same-pod, cross-pod pairs with 25 hosts per pod and 5 per ToR); the host count is INFERRED. 1000-byte payloads, 432,600 B per input port and VL (PFC XOFF 329,600 B, XON 327,540 B on CEE; credits on IB). CEE switches are output-queued as the reference's shared-buffer switch (each output serves its packets in arrival order, `arbitration: oldest-first`, and an input feeds all its outputs at once, `readPorts: 32`); IB switches are input-queued with round-robin arbitration. Uniform random destinations, Poisson arrivals, sizes from the Hadoop and WebSearch CDFs, at 50 % and 70 % load (loads INFERRED). DCQCN: preset tcd on switches and hosts; DCQCN+TCD: TCD (ceRule red, the same RED) with tcdReaction hosts; IB CC: the infiniband preset; IB CC+TCD: TCD (ceRule infiniband) with tcdReaction hosts (rule INFERRED). max(T_on) 40 µs in both TCD runs: the reference's default, which its configurations run with unless they set ROOTECN_INTERVAL (only the burst/victim one does, 97 µs); the FCT runs' configuration is not public. Times: messages generated for 6 ms, those arriving in the first 1 ms not counted, the run continued until all are delivered, at most 16 ms (Hadoop) or 20 ms (WebSearch); the same seed, so the same messages, in all four schemes. Slowdown = completion time / the simulator's ideal (the message alone on the idle fabric, headers and per-hop timing included), not the recorder's formula. Medians and p99 are nearest rank over the completed messages that arrived in the window; those still undelivered at the cap (the largest WebSearch ones) are left out, which favours the ≥ 1 MB bucket. The halves' medians in the run table compare arrivals in the window's first and second half: close values mean the load had settled. The reproduce app draws figures only of shipped scenarios run as shipped (per-run series); these runs all set overrides, so each workload's figure (median and p99 by size bucket, four schemes) is given as its table.",
+    "Setup (scenarios/tcd/fct-*.yaml, one per scheme; the experiment sets the workload, load and times): a 5-ary 3-tree (125 hosts, 25 per pod, 5 per ToR, 75 switches of 10 ports) at 40 Gb/s with 4 µs links and flow-level ECMP, INFERRED from the authors' ns-3 FCT recorder (github.com/Yi-ran/DCQCN-TCD, scratch/third.cc: ideal FCT = size / 40 Gb/s + 8, 16 or 24 µs for same-ToR, same-pod, cross-pod pairs with 25 hosts per pod and 5 per ToR); the host count is INFERRED. 1000-byte payloads, 432,600 B per input port and VL (PFC XOFF 329,600 B, XON 327,540 B on CEE; credits on IB). CEE switches are output-queued as the reference's shared-buffer switch (each output serves its packets in arrival order, `arbitration: oldest-first`, and an input feeds all its outputs at once, `readPorts: 32`); IB switches are input-queued with round-robin arbitration. Uniform random destinations, Poisson arrivals, sizes from the Hadoop and WebSearch CDFs, at 50 % and 70 % load (loads INFERRED). DCQCN: preset tcd on switches and hosts; DCQCN+TCD: TCD (ceRule red, the same RED) with tcdReaction hosts; IB CC: the infiniband preset; IB CC+TCD: TCD (ceRule infiniband) with tcdReaction hosts (rule INFERRED). max(T_on) 40 µs in both TCD runs: the reference's default, which its configurations run with unless they set ROOTECN_INTERVAL (only the burst/victim one does, 97 µs); the FCT runs' configuration is not public. Times: messages generated for 6 ms, those arriving in the first 1 ms not counted, the run continued until all are delivered, at most 16 ms (Hadoop) or 20 ms (WebSearch); the same seed, so the same messages, in all four schemes. Slowdown = completion time / the simulator's ideal (the message alone on the idle fabric, headers and per-hop timing included), not the recorder's formula. Medians and p99 are nearest rank over the completed messages that arrived in the window; those still undelivered at the cap (the largest WebSearch ones) are left out, which favours the ≥ 1 MB bucket. The halves' medians in the run table compare arrivals in the window's first and second half: close values mean the load had settled. Each workload's figure draws its table: median and p99 slowdown by size bucket, four schemes, a panel per load.",
   async run({ scale }) {
     const runs: Run[] = [];
     for (const workload of WORKLOADS) {
@@ -192,7 +198,10 @@ export const tcdFct: Experiment = {
       ),
       runTable(runs.map(rowOf)),
     ];
+    const figures = WORKLOADS.map((w) =>
+      bucketFigure(w.id, w.label, runs.filter((r) => r.workload.id === w.id).map(rowOf)),
+    );
     const why = explanation(runs, findings);
-    return { findings, tables, ...(why === undefined ? {} : { explanation: why }) };
+    return { findings, tables, figures, ...(why === undefined ? {} : { explanation: why }) };
   },
 };
