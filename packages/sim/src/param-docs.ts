@@ -26,6 +26,8 @@ interface JsonSchema {
   anyOf?: JsonSchema[];
   oneOf?: JsonSchema[];
   items?: JsonSchema;
+  /** A tuple's members, in order (JSON Schema 2020-12). */
+  prefixItems?: JsonSchema[];
   properties?: Record<string, JsonSchema>;
   additionalProperties?: JsonSchema | boolean;
   required?: string[];
@@ -40,6 +42,9 @@ function typeOf(s: JsonSchema): string {
   if (s.enum !== undefined) return s.enum.map((v) => JSON.stringify(v)).join(" | ");
   const union = s.anyOf ?? s.oneOf;
   if (union !== undefined) return [...new Set(union.map(typeOf))].join(" | ");
+  if (s.type === "array" && s.prefixItems !== undefined) {
+    return `[${s.prefixItems.map(typeOf).join(", ")}]`;
+  }
   if (s.type === "array") {
     const item = s.items === undefined ? "any" : typeOf(s.items);
     return item.includes(" | ") ? `(${item})[]` : `${item}[]`;

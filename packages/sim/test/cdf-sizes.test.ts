@@ -115,6 +115,8 @@ describe("cdf message sizes in a scenario", () => {
     expect(rows.get("size.kind")?.type).toContain('"cdf"');
     expect(rows.get("size.kind")?.description).toContain("cdf: empirical CDF");
     expect(rows.get("size.distribution")?.type).toBe('"websearch" | "hadoop"');
+    // A tuple shows its members, not "any[][]".
+    expect(rows.get("size.points")?.type).toBe("[integer, number][]");
     expect(rows.get("size.points")?.description).toMatch(
       /^\(kind "cdf"\) \[bytes, cumulativeFraction\]/,
     );
