@@ -235,10 +235,8 @@ export const srpFig12And13: Experiment = {
       peakCutValues(curves)
         .map((x) => `${fmt(x * 100, 1)} %`)
         .join(" and ");
-    const inRange = (curves: readonly DropCurve[]) =>
-      peakCutValues(curves).filter((x) => between(x, 0.35, 0.65)).length;
     const rangeText = (curves: readonly DropCurve[]) => {
-      const n = inRange(curves);
+      const n = peakCutValues(curves).filter((x) => between(x, 0.35, 0.65)).length;
       const all = curves.length - 1;
       return n === 0
         ? "neither within the 35–65 % range: the time base accounts for the drops at moderate load, not for those at the peak"

@@ -5,6 +5,7 @@
  */
 import type { SimulationResult } from "@cclab/sim";
 import { fmt } from "./experiment.js";
+import { portRow } from "./result-table.js";
 
 export const SEED = "seed 004_abc94112a2f36164.txt";
 
@@ -51,18 +52,10 @@ export function portFlowControl(
   device: string,
   peerDevice: string,
 ): PortFlowControl {
-  const lines = (result.files.get("ports.csv") ?? "").trim().split("\n");
-  const header = lines[0]?.split(",") ?? [];
-  const col = (name: string) => header.indexOf(name);
-  for (const line of lines.slice(1)) {
-    const c = line.split(",");
-    if (c[col("device")] !== device || c[col("vl")] !== "0") continue;
-    if (!c[col("peer")]?.startsWith(`${peerDevice}.`)) continue;
-    return {
-      blockedUs: Number(c[col("blocked_us")]),
-      offTransitions: Number(c[col("off_transitions")]),
-      maxInputBytes: Number(c[col("max_input_bytes")]),
-    };
-  }
-  throw new Error(`${result.summary.scenario}: no port of ${device} to ${peerDevice}`);
+  const { row, col } = portRow(result, device, peerDevice);
+  return {
+    blockedUs: Number(row[col("blocked_us")]),
+    offTransitions: Number(row[col("off_transitions")]),
+    maxInputBytes: Number(row[col("max_input_bytes")]),
+  };
 }

@@ -11,6 +11,7 @@
  */
 import type { SimulationResult } from "@cclab/sim";
 import { type Experiment, type Finding, fmt } from "./experiment.js";
+import { portRow, resultTable } from "./result-table.js";
 import { runScenario } from "./scenario-file.js";
 import { SEED } from "./tcd-common.js";
 
@@ -53,40 +54,12 @@ interface PortTrace {
 
 type Traces = Record<PortLabel, PortTrace>;
 
-function csvRows(
-  result: SimulationResult,
-  name: string,
-): { col: (n: string) => number; rows: string[][] } {
-  const lines = (result.files.get(name) ?? "").trim().split("\n");
-  if (lines.length < 2) throw new Error(`${result.summary.scenario}: no ${name}`);
-  const header = lines[0]!.split(",");
-  const col = (n: string) => {
-    const i = header.indexOf(n);
-    if (i < 0) throw new Error(`${name}: no column ${n}`);
-    return i;
-  };
-  return { col, rows: lines.slice(1).map((l) => l.split(",")) };
-}
-
-/** The `port_name` (e.g. `S2.p3`) of `device`'s output to `peer`, from `ports.csv`. */
-function portName(result: SimulationResult, device: string, peer: string): string {
-  const { col, rows } = csvRows(result, "ports.csv");
-  const row = rows.find(
-    (c) =>
-      c[col("device")] === device &&
-      c[col("vl")] === "0" &&
-      (c[col("peer")] === peer || c[col("peer")]?.startsWith(`${peer}.`)),
-  );
-  if (row === undefined)
-    throw new Error(`${result.summary.scenario}: no port of ${device} to ${peer}`);
-  return row[col("port_name")]!;
-}
-
 /** P1, P2 and P3's TCD state history on data VL 0, from `cc-queues.csv`. */
 function traces(result: SimulationResult): Traces {
-  const { col, rows } = csvRows(result, "cc-queues.csv");
+  const { col, rows } = resultTable(result, "cc-queues.csv");
   const trace = (label: PortLabel): PortTrace => {
-    const name = portName(result, PORTS[label].device, PORTS[label].peer);
+    const port = portRow(result, PORTS[label].device, PORTS[label].peer);
+    const name = port.row[port.col("port_name")]!;
     const steps: Step[] = [];
     const queue: { atUs: number; bytes: number }[] = [];
     for (const c of rows) {

@@ -5,6 +5,7 @@
 import { type Figure, FONT_FAMILY } from "@cclab/plot";
 import type { SimulationResult } from "@cclab/sim";
 import { fmt } from "./experiment.js";
+import { resultTable } from "./result-table.js";
 
 /** Message-size buckets of the usual FCT plots (decimal kB and MB); `[fromBytes, toBytes)`. */
 export const BUCKETS: readonly {
@@ -65,17 +66,13 @@ interface MessageRow {
 }
 
 function messageRows(result: SimulationResult): MessageRow[] {
-  const csv = result.files.get("messages.csv");
-  if (csv === undefined) throw new Error(`${result.scenario.name}: no messages.csv`);
-  const lines = csv.trim().split("\n");
-  const header = lines[0]!.split(",");
-  const [bytes, start, slowdown] = ["bytes", "start_us", "slowdown"].map((c) =>
-    header.indexOf(c),
-  ) as [number, number, number];
-  return lines.slice(1).map((line) => {
-    const c = line.split(",");
-    return { bytes: Number(c[bytes]), startUs: Number(c[start]), slowdown: Number(c[slowdown]) };
-  });
+  const { rows, col } = resultTable(result, "messages.csv");
+  const [bytes, start, slowdown] = [col("bytes"), col("start_us"), col("slowdown")];
+  return rows.map((c) => ({
+    bytes: Number(c[bytes]),
+    startUs: Number(c[start]),
+    slowdown: Number(c[slowdown]),
+  }));
 }
 
 /** The figures of a run whose messages arrived until `stopUs`, counted from `warmupUs`. */

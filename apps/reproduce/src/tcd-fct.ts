@@ -88,23 +88,17 @@ function pairFindings(prefix: string, without: RunFigures, withTcd: RunFigures):
   const ratio = (x: number, a: number, b: number) => `${fmt(x)}× (${fmt(a)} / ${fmt(b)})`;
   const band = (paper: number) =>
     `within ±${fmt(TOLERANCE * 100, 0)} % of ${fmt(paper, 1)}× (${fmt(paper * (1 - TOLERANCE))}–${fmt(paper * (1 + TOLERANCE))}×)`;
+  const headline = (name: string, q: "p50" | "p99", x: number, paper: number): Finding => ({
+    what: `${prefix}: ${name} FCT slowdown, without TCD / with TCD`,
+    paper: `${fmt(paper, 1)}× (abstract)`,
+    ours: ratio(x, without.overall[q], withTcd.overall[q]),
+    deviation: pct(x, paper),
+    holds: within(x, paper, TOLERANCE),
+    tolerance: band(paper),
+  });
   return [
-    {
-      what: `${prefix}: median FCT slowdown, without TCD / with TCD`,
-      paper: `${fmt(PAPER_MEDIAN, 1)}× (abstract)`,
-      ours: ratio(median, without.overall.p50, withTcd.overall.p50),
-      deviation: pct(median, PAPER_MEDIAN),
-      holds: within(median, PAPER_MEDIAN, TOLERANCE),
-      tolerance: band(PAPER_MEDIAN),
-    },
-    {
-      what: `${prefix}: p99 FCT slowdown, without TCD / with TCD`,
-      paper: `${fmt(PAPER_P99, 1)}× (abstract)`,
-      ours: ratio(p99, without.overall.p99, withTcd.overall.p99),
-      deviation: pct(p99, PAPER_P99),
-      holds: within(p99, PAPER_P99, TOLERANCE),
-      tolerance: band(PAPER_P99),
-    },
+    headline("median", "p50", median, PAPER_MEDIAN),
+    headline("p99", "p99", p99, PAPER_P99),
     {
       what: `${prefix}: TCD improves median and p99 FCT slowdown`,
       paper: "better with TCD",

@@ -7,7 +7,7 @@ export {
   differencesWarning,
   type GroupFigures,
 } from "./compare.js";
-export { parseTable, readTable, type Table } from "./csv.js";
+export { column, parseTable, readTable, type Table } from "./csv.js";
 export {
   type BandPoint,
   type Figure,
