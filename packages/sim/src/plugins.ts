@@ -1,5 +1,6 @@
 import { pathToFileURL } from "node:url";
 import { dcqcnPlugin } from "@cclab/cc-dcqcn";
+import { ecoccPlugin } from "@cclab/cc-ecocc";
 import { infinibandPlugin } from "@cclab/cc-infiniband";
 import { srpPlugin } from "@cclab/cc-srp";
 import { tcdPlugin } from "@cclab/cc-tcd";
@@ -15,7 +16,13 @@ import { type PluginSpecifierOptions, resolvePluginSpecifier } from "./plugin-sp
 export type { CcPlugin };
 
 /** The project's own plugins are built in; others come from a scenario's `plugins`. */
-const BUILT_IN: readonly CcPlugin[] = [infinibandPlugin, dcqcnPlugin, srpPlugin, tcdPlugin];
+const BUILT_IN: readonly CcPlugin[] = [
+  infinibandPlugin,
+  dcqcnPlugin,
+  srpPlugin,
+  tcdPlugin,
+  ecoccPlugin,
+];
 
 const registry = new Map<string, CcPlugin>(BUILT_IN.map((plugin) => [plugin.name, plugin]));
 

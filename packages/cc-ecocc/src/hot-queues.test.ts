@@ -1,0 +1,170 @@
+import { Scheduler } from "@cclab/core-des";
+import { NO_PACKET, type PacketId, Packets, type QueueSetContext } from "@cclab/fabric";
+import { idlePort } from "@cclab/fabric/testing";
+import { describe, expect, it } from "vitest";
+import { type InputLine, OutputCams } from "./cam.js";
+import { HotFlowQueues, type HotQueuesHost } from "./hot-queues.js";
+import type { MessageType } from "./messages.js";
+
+const PORTS = 4;
+
+/** One input (port 0) of a 4-port switch, HTh 2, LTh 1, with a recording host. */
+function setup(options: { hotQueues?: number; localRootHpq?: boolean } = {}) {
+  const packets = new Packets();
+  const cams = new OutputCams(PORTS, 2);
+  const sent: { type: MessageType; id: number; hops: number; dList: number[] }[] = [];
+  const roots = new Int32Array(PORTS);
+  const counts: Record<string, number> = {};
+  const host: HotQueuesHost = {
+    hthPackets: 2,
+    lthPackets: 1,
+    dListCap: 4,
+    localRootHpq: options.localRootHpq ?? false,
+    rootLineStopGo: true,
+    outputLineFor: (port, dst) => cams.matching(port, dst),
+    rootCount: (out, delta) => {
+      roots[out]! += delta;
+    },
+    send: (_inPort, type, line: InputLine) => {
+      sent.push({ type, id: line.id, hops: line.hops, dList: [...line.dList] });
+    },
+    count: (event) => {
+      counts[event] = (counts[event] ?? 0) + 1;
+    },
+  };
+  const context: QueueSetContext = {
+    switchIndex: 0,
+    inPort: 0,
+    vl: 0,
+    portCount: PORTS,
+    hostCount: 16,
+    packets,
+    scheduler: new Scheduler(),
+    port: () => idlePort(),
+    sendOnPort: () => {},
+    wake: () => {},
+  };
+  const queues = new HotFlowQueues(context, options.hotQueues ?? 2, host, 0);
+  const arrive = (out: number, dst: number): PacketId => {
+    const p = packets.create({ kind: "data", sizeBytes: 2048, dstHost: dst });
+    packets.outPort[p] = out;
+    queues.enqueue(p);
+    return p;
+  };
+  const types = () => sent.map((m) => m.type);
+  return { packets, cams, sent, types, roots, counts, queues, arrive };
+}
+
+describe("HotFlowQueues (EcoCC input port)", () => {
+  it("detects a root when a CPQ goes above HTh: counts it and sends its root line upstream with the queued destinations", () => {
+    const s = setup();
+    s.arrive(1, 5);
+    s.arrive(1, 6);
+    expect(s.sent).toEqual([]);
+    s.arrive(1, 5);
+    expect(s.roots[1]).toBe(1);
+    expect(s.sent).toEqual([{ type: "allocate", id: 1, hops: 1, dList: [5, 6] }]);
+    // No HPQ at the root's switch (L2271): the packets stay in the CPQ.
+    expect(s.queues.queued(1)).toBe(3);
+    expect(s.queues.freeHotQueues).toBe(2);
+  });
+
+  it("stops the upstream at the next packet above HTh, sends go at LTh, frees the root line once empty", () => {
+    const s = setup();
+    for (let i = 0; i < 4; i++) s.arrive(1, 5);
+    expect(s.types()).toEqual(["allocate", "stop"]);
+    s.queues.dequeueFor(1);
+    s.queues.dequeueFor(1);
+    expect(s.types()).toEqual(["allocate", "stop"]);
+    expect(s.roots[1]).toBe(1);
+    s.queues.dequeueFor(1);
+    // At LTh (1 packet): the port leaves the root count and the go goes.
+    expect(s.roots[1]).toBe(0);
+    expect(s.types()).toEqual(["allocate", "stop", "go"]);
+    s.queues.dequeueFor(1);
+    expect(s.types()).toEqual(["allocate", "stop", "go", "deallocate"]);
+    expect(s.queues.rootLine(1)).toBeUndefined();
+    expect(s.queues.packetCount).toBe(0);
+  });
+
+  it("moves CPQ heads an output line holds into a new HPQ linked to it, with one hop more", () => {
+    const s = setup();
+    const line = s.cams.allocate(2, 7, 1, new Set([9]))!;
+    const cold = s.arrive(2, 3);
+    const hot = s.arrive(2, 9);
+    // The head is cold: nothing moves until it leaves (post-processing is at the head, L2283).
+    expect(s.queues.freeHotQueues).toBe(2);
+    expect(s.queues.dequeueFor(2)).toBe(cold);
+    expect(s.queues.freeHotQueues).toBe(1);
+    const own = s.queues.hotLine(0)!;
+    expect(own.outLine).toBe(line);
+    expect(own.hops).toBe(2);
+    expect(s.queues.queued(PORTS)).toBe(1);
+    expect(s.queues.headFor(2)).toBe(hot);
+  });
+
+  it("does not offer a stopped HPQ; the CPQ of the same output still goes", () => {
+    const s = setup();
+    const line = s.cams.allocate(2, 7, 1, new Set([9]))!;
+    s.arrive(2, 9);
+    const cold = s.arrive(2, 3);
+    line.stop = true;
+    expect(s.queues.headFor(2)).toBe(cold);
+    s.queues.dequeueFor(2);
+    expect(s.queues.headFor(2)).toBe(NO_PACKET);
+    line.stop = false;
+    expect(s.queues.headFor(2)).not.toBe(NO_PACKET);
+  });
+
+  it("propagates an HPQ line upstream the first time it goes above HTh and stops it the next", () => {
+    const s = setup();
+    s.cams.allocate(2, 7, 1, new Set([9]));
+    for (let i = 0; i < 3; i++) s.arrive(2, 9);
+    expect(s.sent).toEqual([{ type: "allocate", id: PORTS, hops: 2, dList: [9] }]);
+    s.arrive(2, 9);
+    expect(s.types()).toEqual(["allocate", "stop"]);
+    for (let i = 0; i < 3; i++) s.queues.dequeueFor(2);
+    expect(s.types()).toEqual(["allocate", "stop", "go"]);
+    s.queues.dequeueFor(2);
+    expect(s.types()).toEqual(["allocate", "stop", "go", "deallocate"]);
+    expect(s.queues.freeHotQueues).toBe(2);
+    expect(s.counts).toEqual({ hotQueueAllocated: 1, hotQueueReleased: 1 });
+  });
+
+  it("without a free HPQ a hot packet stays cold and counts a miss; a freed HPQ takes it later", () => {
+    const s = setup({ hotQueues: 1 });
+    s.cams.allocate(2, 7, 1, new Set([9]));
+    s.cams.allocate(3, 8, 1, new Set([10]));
+    const first = s.arrive(2, 9);
+    const waiting = s.arrive(3, 10);
+    expect(s.counts.hotQueueMisses).toBe(1);
+    expect(s.queues.queued(3)).toBe(1);
+    expect(s.queues.dequeueFor(2)).toBe(first);
+    // HPQ 0 was freed and went to the tree through output 3.
+    expect(s.queues.hotLine(0)!.op).toBe(3);
+    expect(s.queues.queued(PORTS)).toBe(1);
+    expect(s.queues.headFor(3)).toBe(waiting);
+  });
+
+  it("with localRootHpq (HFDI) isolates the local root's flows in an HPQ at detection", () => {
+    const s = setup({ localRootHpq: true });
+    for (let i = 0; i < 3; i++) s.arrive(1, 5);
+    expect(s.queues.hotLine(0)).toMatchObject({ op: 1, hops: 1 });
+    expect(s.queues.queued(1)).toBe(0);
+    expect(s.queues.queued(PORTS)).toBe(3);
+    // Moved in above HTh: the HPQ line, sent upstream at detection, now also stops it.
+    expect(s.sent[0]).toEqual({ type: "allocate", id: PORTS, hops: 1, dList: [5] });
+    expect(s.types()).toEqual(["allocate", "stop"]);
+  });
+
+  it("serves the CPQ and the HPQs of one output round robin", () => {
+    const s = setup();
+    s.cams.allocate(2, 7, 1, new Set([9]));
+    const h1 = s.arrive(2, 9);
+    const h2 = s.arrive(2, 9);
+    const c1 = s.arrive(2, 3);
+    const c2 = s.arrive(2, 3);
+    const order = [0, 1, 2, 3].map(() => s.queues.dequeueFor(2));
+    expect(order).toEqual([c1, h1, c2, h2]);
+  });
+});
