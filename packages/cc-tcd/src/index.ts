@@ -23,6 +23,7 @@ export { NP_ECN_SEQ_COLUMN, PausedPackets } from "./paused-packets.js";
 export { createSwitchPart, switchPartFactory, type TcdSwitchPart } from "./switch-part.js";
 export {
   type CeDecision,
+  TCD_STATE_LABELS,
   TCD_STATE_NAMES,
   TcdQueue,
   type TcdQueueConfig,

@@ -7,6 +7,7 @@ import {
   type PacketId,
   Packets,
   type PortView,
+  queueValueLabelErrors,
 } from "@cclab/fabric";
 import { idlePort, testSwitchContext } from "@cclab/fabric/testing";
 import { describe, expect, it } from "vitest";
@@ -280,5 +281,26 @@ describe("TCD switch part factory", () => {
     const ib = switchPartFactory(params.parse({ ceRule: "infiniband" }));
     expect(ib.writes).toEqual(["fecn", "tcd.code"]);
     expect(ib.lanes).toBeUndefined();
+  });
+
+  it("names the values of the state it samples (contract 3.4), the spec's names by the reference's numbers", () => {
+    for (const ceRule of ["red", "infiniband"] as const) {
+      const f = switchPartFactory(params.parse({ ceRule }));
+      expect(f.queueValueLabels).toEqual({
+        state: {
+          0: "NC: non-congestion",
+          1: "CHECK: trend after U",
+          2: "U: undetermined",
+          3: "C: congestion",
+        },
+      });
+      expect(queueValueLabelErrors(f.queueValueLabels)).toEqual([]);
+      // Every number `sampleQueues` reports as `state` has a name.
+      for (const state of [TcdState.NC, TcdState.Check, TcdState.U, TcdState.C]) {
+        expect(f.queueValueLabels?.state?.[state]).toMatch(/^[A-Z]+: /);
+      }
+    }
+    // NP-ECN reports no state: nothing to name.
+    expect(switchPartFactory(params.parse({ ceRule: "np-ecn" })).queueValueLabels).toBeUndefined();
   });
 });

@@ -12,7 +12,7 @@ import { type CeRule, infinibandRule, redRule, thresholdBytesOf } from "./ce-rul
 import { TCD_CODE_COLUMN, TcdCode } from "./codes.js";
 import { createNpEcnSwitchPart } from "./np-ecn-switch-part.js";
 import type { TcdParams } from "./params.js";
-import { TcdQueue, type TcdQueueConfig, type TcdState } from "./tcd-queue.js";
+import { TCD_STATE_LABELS, TcdQueue, type TcdQueueConfig, type TcdState } from "./tcd-queue.js";
 
 const PS_PER_US = 1_000_000;
 
@@ -213,7 +213,8 @@ export function createSwitchPart(p: TcdParams, context: SwitchPartContext): TcdS
 export function switchPartFactory(p: TcdParams): SwitchPartFactory {
   const control = { lanes: [{ name: "control", role: "control" as const }] };
   // Stays ^3.0.0: `sampleQueues` (3.3) is optional and only read by a runner's series, so on a
-  // 3.0–3.2 fabric the detector marks the same and is merely not sampled.
+  // 3.0–3.2 fabric the detector marks the same and is merely not sampled; `queueValueLabels`
+  // (3.4) is data a 3.0–3.3 fabric never reads, so there the figure only shows numbers.
   if (p.ceRule === "np-ecn") {
     return {
       specVersion: "^3.0.0",
@@ -230,6 +231,7 @@ export function switchPartFactory(p: TcdParams): SwitchPartFactory {
       ? "tcd switch (ceRule red: UE and ECN CE)"
       : "tcd switch (ceRule infiniband: UE and FECN)",
     writes: red ? ["ecn", TCD_CODE_COLUMN] : ["fecn", TCD_CODE_COLUMN],
+    queueValueLabels: { state: TCD_STATE_LABELS },
     ...(red ? control : {}),
     create: (context) => createSwitchPart(p, context),
   };

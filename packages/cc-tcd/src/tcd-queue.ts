@@ -19,6 +19,19 @@ export enum TcdState {
 /** Names of the states by their number, for counters and series. */
 export const TCD_STATE_NAMES = ["nc", "check", "u", "c"] as const;
 
+/**
+ * The states as a reader of a figure needs them, by number: the spec's names for the ternary
+ * states (non-congestion, undetermined, congestion: seed lines 181–185) after their letters,
+ * and CHECK as what it is, the trend check that follows U (seed lines 220–231). The names of
+ * the `state` variable of the `cc-queues` series (contract 3.4's `queueValueLabels`).
+ */
+export const TCD_STATE_LABELS: Readonly<Record<TcdState, string>> = Object.freeze({
+  [TcdState.NC]: "NC: non-congestion",
+  [TcdState.Check]: "CHECK: trend after U",
+  [TcdState.U]: "U: undetermined",
+  [TcdState.C]: "C: congestion",
+});
+
 /** Constants of one queue's state machine, times in ps. */
 export interface TcdQueueConfig {
   /**

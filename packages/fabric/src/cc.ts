@@ -2,6 +2,7 @@ import type { RngStream, Scheduler, TimePs } from "@cclab/core-des";
 import type { PartDeclarations } from "./declarations.js";
 import type { PacketId, Packets } from "./packet.js";
 import type { InputQueueSet, QueueingPart, QueueSetContext } from "./queueing.js";
+import type { QueueValueLabels } from "./value-labels.js";
 import type { SpecVersionRange } from "./version.js";
 
 /**
@@ -161,7 +162,8 @@ export interface SwitchPart extends CcObservable {
    * its current value (TCD: each queue's state and marks): what `sampleFlows` is per flow, per
    * queue. A runner calls it at each bin edge of its `cc-queues` series, and only when that
    * series is asked for; reading must not change the part's state. A part may report only the
-   * queues it has something to say about. Since 3.3.
+   * queues it has something to say about. Since 3.3. The factory may name the values of an
+   * integer variable ({@link SwitchPartFactory.queueValueLabels}, 3.4).
    */
   sampleQueues?(
     visit: (outPort: number, vl: number, variable: string, value: number) => void,
@@ -176,6 +178,16 @@ export interface SwitchPartFactory extends PartDeclarations {
    * named `lanes` instead).
    */
   readonly extraVls?: number;
+  /**
+   * Names of the integer values of the variables the part reports through `sampleQueues`, by
+   * variable then value (TCD: `{ state: { 0: "NC: non-congestion", …, 3: "C: congestion" } }`),
+   * so a runner can write them beside its `cc-queues` series and a figure can name its axis
+   * ticks. A declaration, on the factory like `lanes`, `writes` and `reads`: the names are fixed
+   * once the part's parameters are, known before any switch makes its part, and read without
+   * one. Variables without an entry are plain numbers; a value without a name shows as its
+   * number. Since 3.4.
+   */
+  readonly queueValueLabels?: QueueValueLabels;
   create(context: SwitchPartContext): SwitchPart;
 }
 

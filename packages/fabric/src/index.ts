@@ -76,6 +76,11 @@ export { PacketChains } from "./packet-chains.js";
 export { type CcPlugin, isCcPlugin, isZodSchema } from "./plugin.js";
 export type { InputQueueSet, QueueingPart, QueueSetContext } from "./queueing.js";
 export {
+  type QueueValueLabels,
+  queueValueLabelErrors,
+  type ValueLabels,
+} from "./value-labels.js";
+export {
   CONTRACT_VERSION,
   IMPLEMENTED_CONTRACT_VERSIONS,
   type SpecVersionRange,

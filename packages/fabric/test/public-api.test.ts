@@ -2,7 +2,7 @@ import * as fabric from "@cclab/fabric";
 import { expect, it } from "vitest";
 
 it("resolves @cclab/fabric to its sources and exports the contract", () => {
-  expect(fabric.CONTRACT_VERSION).toBe("3.3.0");
+  expect(fabric.CONTRACT_VERSION).toBe("3.4.0");
   expect(Object.keys(fabric)).toEqual(
     expect.arrayContaining([
       "Ecn",
@@ -15,6 +15,7 @@ it("resolves @cclab/fabric to its sources and exports the contract", () => {
       "assertSpecVersion",
       "creditBlocks",
       "pfcHeadroomBytes",
+      "queueValueLabelErrors",
     ]),
   );
   expect(() => fabric.assertSpecVersion("x", { specVersion: 0 })).toThrow(/specVersion 0/);

@@ -79,7 +79,7 @@ it("rejects a plugin written for another contract version", () => {
   expect(
     () => new Network(singleSwitch({ hosts: 2, rateGbps: 10, latencyNs: 10 }), { cc: scheme }),
   ).toThrow(
-    /specVersion 1 \(\^1\.0\.0\); this fabric implements 3\.3\.0 \(and 3\.2\.0, 3\.1\.0, 3\.0\.0, 2\.0\.0\)/,
+    /specVersion 1 \(\^1\.0\.0\); this fabric implements 3\.4\.0 \(and 3\.3\.0, 3\.2\.0, 3\.1\.0, 3\.0\.0, 2\.0\.0\)/,
   );
 });
 

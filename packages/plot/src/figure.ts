@@ -36,6 +36,11 @@ export interface LineFigureOptions {
   readonly xScale?: "linear" | "log";
   readonly yDomainMin?: number;
   /**
+   * Names of y values (a variable's states, run.json's `queueSeries.valueLabels`): the y axis
+   * then has a tick at each named value, showing its name (see {@link namedValuesAxis}).
+   */
+  readonly yValueLabels?: ReadonlyMap<number, string>;
+  /**
    * The x axis spans exactly this range (a run's time axis: 0 to its end). With `step`, each
    * series' last value is drawn on to the range's end, so the last bin shows.
    */
@@ -84,7 +89,11 @@ export function lineFigure(o: LineFigureOptions): Figure {
         field: "y",
         type: "quantitative",
         title: o.yTitle,
-        ...(o.yDomainMin === undefined ? {} : { scale: { domainMin: o.yDomainMin } }),
+        ...(o.yValueLabels !== undefined && o.yValueLabels.size > 0
+          ? namedValuesAxis(o.yValueLabels, points, o.yDomainMin)
+          : o.yDomainMin === undefined
+            ? {}
+            : { scale: { domainMin: o.yDomainMin } }),
       },
       color,
     },
@@ -119,6 +128,38 @@ export function lineFigure(o: LineFigureOptions): Figure {
       config: FIGURE_CONFIG,
       layer: layers,
     } as TopLevelSpec,
+  };
+}
+
+/**
+ * The y scale and axis of a variable whose values have names: a tick at each named value,
+ * labelled with its name (Vega-Lite `axis.values` and `labelExpr`; a value without a name, were
+ * one drawn, keeps its number), over a scale that spans every named value and the data, so
+ * each name shows whether the run reached that value or not. The scale stays quantitative, so
+ * a step line still rises and falls in the values' order; a few pixels of padding keep the
+ * lowest and highest values off the plot's edges.
+ */
+function namedValuesAxis(
+  labels: ReadonlyMap<number, string>,
+  points: readonly LinePoint[],
+  domainMin: number | undefined,
+) {
+  const values = [...labels.keys()].sort((a, b) => a - b);
+  let lo = Math.min(values[0]!, domainMin ?? Number.POSITIVE_INFINITY);
+  let hi = values.at(-1)!;
+  for (const p of points) {
+    if (p.y < lo) lo = p.y;
+    if (p.y > hi) hi = p.y;
+  }
+  // `datum.value === 0 ? "NC: non-congestion" : … : datum.label`; JSON strings are valid
+  // string literals of Vega's expression language.
+  const labelExpr = values.reduceRight(
+    (otherwise, v) => `datum.value === ${v} ? ${JSON.stringify(labels.get(v))} : ${otherwise}`,
+    "datum.label",
+  );
+  return {
+    scale: { domain: [lo, hi], nice: false, zero: false, padding: 8 },
+    axis: { values, labelExpr },
   };
 }
 

@@ -8,7 +8,9 @@ import { variableTitle } from "./variable-title.js";
  * reports per egress queue (TCD: `state`, `ceMarked`, `ueMarked`, `queueBytes`), a step line
  * per queue labelled by its port name and VL (`S1.p3 VL 0`), as the samples hold from one bin
  * edge to the next. Beyond {@link MAX_LINES} queues, those with the largest sum of samples
- * (the longest in a high state, the most marks), unless `--port` selects them.
+ * (the longest in a high state, the most marks), unless `--port` selects them. A variable whose
+ * values the parts name (run.json's `queueSeries.valueLabels`: TCD's `state` as NC, CHECK, U,
+ * C) shows the names on its y axis at those values.
  */
 export function ccQueueFigures(ctx: RunContext, t: Table, file: string): Figure[] {
   const at = (name: string) => column(t, name, file);
@@ -30,6 +32,7 @@ export function ccQueueFigures(ctx: RunContext, t: Table, file: string): Figure[
   const variables = [...new Set(rows.map((row) => row[variable]!))];
   return variables.map((v) => {
     const ofV = rows.filter((row) => row[variable] === v);
+    const names = ctx.queueValueLabels.get(v);
     const sums = new Map<string, number>();
     for (const row of ofV) sums.set(queueOf(row), (sums.get(queueOf(row)) ?? 0) + +row[value]!);
     const ranked = [...sums]
@@ -56,6 +59,8 @@ export function ccQueueFigures(ctx: RunContext, t: Table, file: string): Figure[
       step: true,
       ...(xDomain === undefined ? {} : { xDomain }),
       yDomainMin: 0,
+      // Named values (TCD's states) show their names on the y axis.
+      ...(names === undefined ? {} : { yValueLabels: names }),
     });
   });
 }

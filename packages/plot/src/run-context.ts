@@ -29,6 +29,12 @@ export interface RunContext {
   readonly endUs: number | undefined;
   /** Width of the series' bins, µs (undefined for a result without its resolved scenario). */
   readonly binUs: number | undefined;
+  /**
+   * Names of the values of the `cc-queues` variables, by variable then value (TCD's `state`:
+   * 0 → "NC: non-congestion" …), from run.json's `queueSeries.valueLabels` (contract 3.4's
+   * `queueValueLabels`); empty for a run that has none.
+   */
+  readonly queueValueLabels: ReadonlyMap<string, ReadonlyMap<number, string>>;
   readonly selection: RunSelection;
 }
 
@@ -57,8 +63,45 @@ export function runContext(dir: string, selection: RunSelection = {}): RunContex
     groupOfFlow: new Map((summary.flows ?? []).map((f) => [String(f.id), f.group])),
     endUs: summary.simulatedUs,
     binUs: scenario.metrics?.binUs,
+    queueValueLabels: queueValueLabelsOf(dir),
     selection,
   };
+}
+
+/**
+ * run.json's `queueSeries.valueLabels`, keeping only integer values with string names: a
+ * run.json without them (an older run, or parts that name nothing) or with something else there
+ * gives no names, and the figures show numbers as before.
+ */
+function queueValueLabelsOf(dir: string): Map<string, Map<number, string>> {
+  const labels = new Map<string, Map<number, string>>();
+  let run: unknown;
+  try {
+    run = JSON.parse(readFileSync(join(dir, "run.json"), "utf8"));
+  } catch {
+    return labels;
+  }
+  const byVariable = field(field(run, "queueSeries"), "valueLabels");
+  if (!isRecord(byVariable)) return labels;
+  for (const [variable, names] of Object.entries(byVariable)) {
+    if (!isRecord(names)) continue;
+    const byValue = new Map<number, string>();
+    for (const [value, name] of Object.entries(names)) {
+      if (Number.isSafeInteger(Number(value)) && value.trim() !== "" && typeof name === "string") {
+        byValue.set(Number(value), name);
+      }
+    }
+    if (byValue.size > 0) labels.set(variable, byValue);
+  }
+  return labels;
+}
+
+function isRecord(x: unknown): x is Readonly<Record<string, unknown>> {
+  return typeof x === "object" && x !== null && !Array.isArray(x);
+}
+
+function field(x: unknown, name: string): unknown {
+  return isRecord(x) ? x[name] : undefined;
 }
 
 /** Whether a port (its name `S3.p5` and device `S3`) is among the selected, or none are. */

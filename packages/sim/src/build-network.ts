@@ -1,25 +1,37 @@
-import type { CcScheme } from "@cclab/fabric";
+import type { CcScheme, SwitchPartFactory } from "@cclab/fabric";
 import type { SwitchConfig } from "@cclab/fabric-switch";
 import { Network, type NetworkOptions, type SwitchCcAssignment } from "@cclab/network";
 import type { EgressMeter } from "./egress-meter.js";
 import type { PacketTrace } from "./packet-trace.js";
 import { ccPlugins } from "./plugins.js";
+import { combineQueueValueLabels, type QueueValueLabelsJson } from "./queue-value-labels.js";
 import type {
   CcAssignment,
   Resolved,
   SwitchCcAssignment as ResolvedSwitchCc,
 } from "./scenario/resolve.js";
 
+/** A scenario's network, with what its switch parts declare for the results. */
+export interface BuiltNetwork {
+  readonly network: Network;
+  /**
+   * The names of the values of the switch parts' per-queue variables (contract 3.4), combined
+   * in the order the parts run, for `run.json`'s `queueSeries`.
+   */
+  readonly queueValueLabels: QueueValueLabelsJson;
+}
+
 /**
  * The network a resolved scenario describes. Throws the devices' own validation errors
- * (buffers, PFC headroom, routing), whose messages start with the field's path. An `egress`
- * meter's switch part runs on every switch after the scenario's own, and a `trace`'s after all.
+ * (buffers, PFC headroom, routing), whose messages start with the field's path, and a `cc: `
+ * line per malformed `queueValueLabels` of a switch part. An `egress` meter's switch part runs
+ * on every switch after the scenario's own, and a `trace`'s after all.
  */
 export function buildNetwork(
   { scenario, topology }: Resolved,
   egress?: EgressMeter,
   trace?: PacketTrace,
-): Network {
+): BuiltNetwork {
   const { pfc: hostPfc, ...host } = scenario.host;
   const { queueing, vlWeights, pfc, ...sw } = scenario.switch;
   const occupancy = scenario.metrics.series.includes("port-occupancy");
@@ -32,6 +44,13 @@ export function buildNetwork(
     occupancyBinNs: occupancy ? Math.max(1, Math.round(scenario.metrics.binUs * 1000)) : null,
   };
   const { cc: scenarioCc, hostCc, switchCc } = schemesOf(scenario.cc, topology.fabric.hosts.length);
+  // The scenario's switch parts in the order a switch runs them (the network's `cc`, then
+  // `switchCc`), before the meter's and the trace's, which name no values.
+  const queueValueLabels = combineQueueValueLabels(
+    [scenarioCc, ...switchCc.map((a) => a.scheme)]
+      .map((scheme) => scheme?.switchPart)
+      .filter((factory): factory is SwitchPartFactory => factory !== undefined),
+  );
   if (egress !== undefined) switchCc.push({ scheme: egress.scheme() });
   // A trace sees the drops of every switch part, and the packets after every part has.
   const cc = trace === undefined ? scenarioCc : trace.observeDrops(scenarioCc);
@@ -55,7 +74,7 @@ export function buildNetwork(
     ...(hostCc === undefined ? {} : { hostCc }),
     ...(switchCc.length === 0 ? {} : { switchCc }),
   };
-  return new Network(topology, options);
+  return { network: new Network(topology, options), queueValueLabels };
 }
 
 /**

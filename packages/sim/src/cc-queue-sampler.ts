@@ -2,6 +2,7 @@ import type { TimePs } from "@cclab/core-des";
 import type { SwitchPart } from "@cclab/fabric";
 import type { Network } from "@cclab/network";
 import type { PortMap } from "./port-map.js";
+import type { QueueValueLabelsJson } from "./queue-value-labels.js";
 
 export const QUEUE_SERIES_FILE = "cc-queues.csv";
 
@@ -16,6 +17,12 @@ export interface QueueSeriesInfo {
   readonly capped: boolean;
   /** Distinct queues the parts reported beyond the cap (no rows written for them). */
   readonly omittedQueues: number;
+  /**
+   * Names of the values of the file's variables, by variable then value, as the switch parts
+   * declare them (contract 3.4's `queueValueLabels`; TCD: `state`): only for variables with
+   * rows in the file, absent when none has names.
+   */
+  readonly valueLabels?: QueueValueLabelsJson;
 }
 
 /**
@@ -42,15 +49,23 @@ export class CcQueueSampler {
   private readonly portStride: number;
   private readonly vlCount: number;
 
-  /** The sampler, or undefined when no switch part of `network` reports its queues. */
-  static of(network: Network, binPs: TimePs, maxQueues: number): CcQueueSampler | undefined {
+  /**
+   * The sampler, or undefined when no switch part of `network` reports its queues.
+   * `valueLabels`: the names the parts declare for their variables' values, for {@link info}.
+   */
+  static of(
+    network: Network,
+    binPs: TimePs,
+    maxQueues: number,
+    valueLabels: QueueValueLabelsJson = {},
+  ): CcQueueSampler | undefined {
     const reporting = network.switches.flatMap((sw) => {
       const part = sw.ccPart;
       return part?.sampleQueues === undefined ? [] : [{ index: sw.index, part }];
     });
     return reporting.length === 0
       ? undefined
-      : new CcQueueSampler(network, binPs, maxQueues, reporting);
+      : new CcQueueSampler(network, binPs, maxQueues, reporting, valueLabels);
   }
 
   private constructor(
@@ -58,6 +73,7 @@ export class CcQueueSampler {
     private readonly binPs: TimePs,
     private readonly maxQueues: number,
     reporting: readonly { readonly index: number; readonly part: SwitchPart }[],
+    private readonly valueLabels: QueueValueLabelsJson,
   ) {
     this.reporting = reporting;
     this.vlCount = network.switchConfig.vlCount;
@@ -105,12 +121,17 @@ export class CcQueueSampler {
   }
 
   info(): QueueSeriesInfo {
+    // Names of variables the file has, in the order they first appear in it.
+    const named = this.variables
+      .filter((v) => Object.hasOwn(this.valueLabels, v))
+      .map((v) => [v, this.valueLabels[v]!] as const);
     return {
       file: QUEUE_SERIES_FILE,
       queues: this.queueIndex.size,
       maxQueues: this.maxQueues,
       capped: this.omitted.size > 0,
       omittedQueues: this.omitted.size,
+      ...(named.length === 0 ? {} : { valueLabels: Object.fromEntries(named) }),
     };
   }
 

@@ -7,6 +7,7 @@ export { TRACE_COLUMNS, TRACE_FILE, type TraceInfo } from "./packet-trace.js";
 export { type ParamDoc, paramDocs } from "./param-docs.js";
 export { type CcPlugin, ccPlugins, loadPluginModules, registerCcPlugin } from "./plugins.js";
 export { type PortEntry, PortMap, portName } from "./port-map.js";
+export type { QueueValueLabelsJson } from "./queue-value-labels.js";
 export {
   listedFiles,
   MANIFEST,

@@ -8,7 +8,7 @@ import {
   type Network,
 } from "@cclab/network";
 import { BlockedSampler } from "./blocked-sampler.js";
-import { buildNetwork } from "./build-network.js";
+import { type BuiltNetwork, buildNetwork } from "./build-network.js";
 import { CcQueueSampler, type QueueSeriesInfo } from "./cc-queue-sampler.js";
 import { CcSampler } from "./cc-sampler.js";
 import { Collector } from "./collector.js";
@@ -162,7 +162,7 @@ export async function simulate(
     options.trace === undefined
       ? undefined
       : new PacketTrace(options.trace, resolved.topology.fabric);
-  const network = prepare(resolved, egress, trace);
+  const { network, queueValueLabels } = build(resolved, egress, trace);
   trace?.attach(network);
   const { scenario } = resolved;
   const baseDir = options.baseDir ?? process.cwd();
@@ -197,7 +197,7 @@ export async function simulate(
       : undefined;
   // Only a run that asks for it, with a switch part that reports queues, samples them.
   const ccQueues = scenario.metrics.series.includes("cc-queues")
-    ? CcQueueSampler.of(network, binPs, scenario.metrics.maxQueueSeries)
+    ? CcQueueSampler.of(network, binPs, scenario.metrics.maxQueueSeries, queueValueLabels)
     : undefined;
   const background =
     (sampler === undefined ? 0 : 1) +
@@ -369,6 +369,11 @@ export async function simulate(
  * `trace`, its hooks), turning device validation errors into issues.
  */
 export function prepare(resolved: Resolved, egress?: EgressMeter, trace?: PacketTrace): Network {
+  return build(resolved, egress, trace).network;
+}
+
+/** {@link prepare}, with what the switch parts declare for the results. */
+function build(resolved: Resolved, egress?: EgressMeter, trace?: PacketTrace): BuiltNetwork {
   try {
     return buildNetwork(resolved, egress, trace);
   } catch (error) {

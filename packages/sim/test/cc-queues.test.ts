@@ -41,6 +41,14 @@ const victimFabric = (metrics: Record<string, unknown>) => ({
 
 const COLUMNS = ["time_us", "switch", "port", "port_name", "vl", "variable", "value"];
 
+/** The names TCD's switch part declares for `state` (contract 3.4), as run.json holds them. */
+const TCD_STATE_NAMES_BY_VALUE = {
+  "0": "NC: non-congestion",
+  "1": "CHECK: trend after U",
+  "2": "U: undetermined",
+  "3": "C: congestion",
+};
+
 function header(result: SimulationResult): string[] {
   return result.files.get(QUEUE_SERIES_FILE)!.split("\n")[0]!.split(",");
 }
@@ -88,6 +96,7 @@ describe("cc-queues.csv", () => {
       maxQueues: 256,
       capped: false,
       omittedQueues: 0,
+      valueLabels: { state: TCD_STATE_NAMES_BY_VALUE },
     });
   });
 
@@ -106,6 +115,7 @@ describe("cc-queues.csv", () => {
       maxQueues: 2,
       capped: true,
       omittedQueues: all.length - 2,
+      valueLabels: { state: TCD_STATE_NAMES_BY_VALUE },
     });
     // The kept queues' rows are those of the full series.
     const kept = csvRows(full, QUEUE_SERIES_FILE).filter((r) =>
