@@ -3,6 +3,7 @@ import { basename, dirname, join, relative } from "node:path";
 import { plotRun, writeFigures } from "@cclab/plot";
 import { writeResults } from "@cclab/sim";
 import { DCQCN } from "./dcqcn.js";
+import { ECOCC } from "./ecocc.js";
 import type { Experiment } from "./experiment.js";
 import { GRAN_THESIS } from "./gran-thesis.js";
 import { type ReportEntry, reportMarkdown } from "./report.js";
@@ -11,7 +12,13 @@ import { SRP } from "./srp.js";
 import { TCD } from "./tcd.js";
 
 /** Every experiment, in report order. */
-export const EXPERIMENTS: readonly Experiment[] = [...GRAN_THESIS, ...DCQCN, ...SRP, ...TCD];
+export const EXPERIMENTS: readonly Experiment[] = [
+  ...GRAN_THESIS,
+  ...DCQCN,
+  ...SRP,
+  ...TCD,
+  ...ECOCC,
+];
 
 type Saved = Omit<ReportEntry, "experiment">;
 

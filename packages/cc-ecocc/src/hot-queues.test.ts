@@ -128,7 +128,7 @@ describe("HotFlowQueues (EcoCC input port)", () => {
     s.queues.dequeueFor(2);
     expect(s.types()).toEqual(["allocate", "stop", "go", "deallocate"]);
     expect(s.queues.freeHotQueues).toBe(2);
-    expect(s.counts).toEqual({ hotQueueAllocated: 1, hotQueueReleased: 1 });
+    expect(s.counts).toMatchObject({ hotQueueAllocated: 1, hotQueueReleased: 1 });
   });
 
   it("without a free HPQ a hot packet stays cold and counts a miss; a freed HPQ takes it later", () => {

@@ -26,7 +26,11 @@ export interface HotQueuesHost {
   count(event: QueueEvent): void;
 }
 
-export type QueueEvent = "hotQueueAllocated" | "hotQueueReleased" | "hotQueueMisses";
+export type QueueEvent =
+  | "hotQueueAllocated"
+  | "hotQueueReleased"
+  | "hotQueueMisses"
+  | "rootsDetected";
 
 /**
  * The queues of one input port and VL of an EcoCC switch (Paper VI, seed 001 L2245–2307;
@@ -261,6 +265,7 @@ export class HotFlowQueues implements InputQueueSet {
 
   // Event #1: `out` is a root seen from this input; its line goes upstream at once (L2271).
   private detect(out: number): void {
+    this.host.count("rootsDetected");
     const dList = this.destinationsIn(out);
     if (this.host.localRootHpq) {
       const line = this.allocateHotLine(out, 1, dList);

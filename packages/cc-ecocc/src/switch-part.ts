@@ -41,6 +41,7 @@ export function createSwitchPart(p: EcoccParams, context: SwitchPartContext): Sw
     hotQueueAllocated: 0,
     hotQueueReleased: 0,
     hotQueueMisses: 0,
+    rootsDetected: 0,
     allocateSent: 0,
     stopSent: 0,
     goSent: 0,

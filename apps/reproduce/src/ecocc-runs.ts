@@ -1,0 +1,135 @@
+/**
+ * The runs of Paper VI's synthetic experiments (Gran thesis, seed 001 L2333–2382): one shipped
+ * scenario per configuration and traffic pattern (scenarios/ecocc/pattern<p>-<nodes>.yaml, EcoCC
+ * as shipped), each scheme set by overrides, and what the paper plots of them: the network
+ * throughput normalised to the fabric's capacity over time, and, for the isolation schemes, the
+ * input ports with no free hot queue (S9.1, L2583–2593).
+ */
+import { fmt } from "./experiment.js";
+import { resultTable } from "./result-table.js";
+import { type Override, runScenario } from "./scenario-file.js";
+
+export const PATTERNS = [1, 2, 3] as const;
+export type Pattern = (typeof PATTERNS)[number];
+export const CONFIGS = [
+  { id: 1, hosts: 64, label: "#1 (64 nodes)" },
+  { id: 2, hosts: 256, label: "#2 (256 nodes)" },
+] as const;
+export type Config = (typeof CONFIGS)[number];
+
+const ecocc = (variant: "ecocc" | "hfdi") => ({
+  switch: { plugin: "ecocc", params: { variant } },
+  hosts: [{ plugin: "ecocc", params: { variant } }],
+});
+const IB_ITH = {
+  switch: { plugin: "infiniband", params: { preset: "paper3-hardware" } },
+  hosts: [{ plugin: "infiniband", params: { preset: "paper3-hardware" } }],
+};
+
+/** The schemes of Table 3 (L2344–2362), as overrides of the shipped (EcoCC) scenarios. */
+export const SCHEMES = [
+  { id: "1vl", label: "1VL", overrides: [["cc", {}]] },
+  { id: "ib-ith", label: "IB-ITh", overrides: [["cc", IB_ITH]] },
+  {
+    id: "voqnet",
+    label: "VOQnet",
+    overrides: [
+      ["cc", {}],
+      ["switch.queueing", "voq-dest"],
+    ],
+  },
+  { id: "hfdi", label: "HFDI", overrides: [["cc", ecocc("hfdi")]] },
+  { id: "ecocc", label: "EcoCC", overrides: [] },
+] as const satisfies readonly { id: string; label: string; overrides: readonly Override[] }[];
+export type SchemeId = (typeof SCHEMES)[number]["id"];
+
+/** Times of the shipped scenarios, µs: the hot sources send during [1, 2] ms of a 4 ms run. */
+const HOT_FROM_US = 1000;
+const HOT_TO_US = 2000;
+const RUN_US = 4000;
+/** Where the trees live: from the hot sources' start to 1 ms after they stop, µs. */
+export const TREE_WINDOW_US = [1000, 3000] as const;
+
+export const scenarioFile = (p: Pattern, c: Config) => `ecocc/pattern${p}-${c.hosts}.yaml`;
+
+export interface SchemeRun {
+  readonly scheme: SchemeId;
+  readonly pattern: Pattern;
+  readonly config: Config;
+  /** Normalised network throughput per bin: delivered bits / (hosts × 40 Gb/s). */
+  readonly series: readonly { readonly atUs: number; readonly value: number }[];
+  /** Mean of `series` over the whole run and over the trees' window. */
+  readonly mean: number;
+  readonly treeMean: number;
+  /** The trees' window at this run's scale, µs. */
+  readonly treeWindowUs: readonly [number, number];
+  /** Input ports without a free hot queue per bin (isolation schemes), else undefined. */
+  readonly outOfHotQueues?: readonly { readonly atUs: number; readonly ports: number }[];
+  /** Mean and peak of that count over the trees' window. */
+  readonly outMean?: number;
+  readonly outPeak?: number;
+  /** The run's counters (summary.json's cc counters). */
+  readonly counters: Readonly<Record<string, number>>;
+}
+
+/** Runs `scheme` on pattern `p` of configuration `c`, every time scaled by `scale`. */
+export async function runScheme(
+  scheme: (typeof SCHEMES)[number],
+  p: Pattern,
+  c: Config,
+  scale: number,
+): Promise<SchemeRun> {
+  const file = scenarioFile(p, c);
+  const hotspots = p === 1 ? 1 : p === 2 ? 4 : 6;
+  const timing: Override[] =
+    scale === 1
+      ? []
+      : [
+          ["run.durationUs", Math.round(RUN_US * scale)],
+          ...Array.from({ length: hotspots }, (_, i): Override[] => [
+            [`traffic.${i + 1}.startNs`, Math.round(HOT_FROM_US * 1000 * scale)],
+            [`traffic.${i + 1}.stopNs`, Math.round(HOT_TO_US * 1000 * scale)],
+          ]).flat(),
+        ];
+  const { result } = await runScenario(file, 1, [...timing, ...scheme.overrides]);
+  const capacityGbps = c.hosts * 40;
+  const { rows, col } = resultTable(result, "host-throughput.csv");
+  const perBin = new Map<number, number>();
+  for (const r of rows) {
+    const at = Number(r[col("bin_start_us")]);
+    perBin.set(at, (perBin.get(at) ?? 0) + Number(r[col("gbps")]));
+  }
+  const series = [...perBin]
+    .sort((a, b) => a[0] - b[0])
+    .map(([atUs, gbps]) => ({ atUs, value: gbps / capacityGbps }));
+  const [from, to] = TREE_WINDOW_US.map((t) => t * scale) as [number, number];
+  const inTrees = (at: number) => at >= from && at < to;
+  const mean = (xs: readonly number[]) => xs.reduce((s, x) => s + x, 0) / Math.max(1, xs.length);
+  const counters = result.summary.totals.ccCounters;
+  const base = {
+    scheme: scheme.id,
+    pattern: p,
+    config: c,
+    series,
+    mean: mean(series.map((s) => s.value)),
+    treeMean: mean(series.filter((s) => inTrees(s.atUs)).map((s) => s.value)),
+    treeWindowUs: [from, to] as const,
+    counters,
+  };
+  if (!result.files.has("cc-queues.csv")) return base;
+  const q = resultTable(result, "cc-queues.csv");
+  const out = new Map<number, number>();
+  for (const r of q.rows) {
+    if (r[q.col("variable")] !== "freeHotQueues") continue;
+    const at = Number(r[q.col("time_us")]);
+    out.set(at, (out.get(at) ?? 0) + (Number(r[q.col("value")]) === 0 ? 1 : 0));
+  }
+  const outOfHotQueues = [...out]
+    .sort((a, b) => a[0] - b[0])
+    .map(([atUs, ports]) => ({ atUs, ports }));
+  const window = outOfHotQueues.filter((s) => inTrees(s.atUs)).map((s) => s.ports);
+  return { ...base, outOfHotQueues, outMean: mean(window), outPeak: Math.max(0, ...window) };
+}
+
+/** "0.75" */
+export const norm = (x: number) => fmt(x, 3);
