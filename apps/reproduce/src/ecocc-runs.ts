@@ -17,7 +17,7 @@ export const CONFIGS = [
 ] as const;
 export type Config = (typeof CONFIGS)[number];
 
-const ecocc = (variant: "ecocc" | "hfdi") => ({
+const ecocc = (variant: "ecocc" | "hfdi" | "ccfit" | "fbicm") => ({
   switch: { plugin: "ecocc", params: { variant } },
   hosts: [{ plugin: "ecocc", params: { variant } }],
 });
@@ -25,6 +25,12 @@ const IB_ITH = {
   switch: { plugin: "infiniband", params: { preset: "paper3-hardware" } },
   hosts: [{ plugin: "infiniband", params: { preset: "paper3-hardware" } }],
 };
+
+export interface Scheme {
+  readonly id: string;
+  readonly label: string;
+  readonly overrides: readonly Override[];
+}
 
 /** The schemes of Table 3 (L2344–2362), as overrides of the shipped (EcoCC) scenarios. */
 export const SCHEMES = [
@@ -40,8 +46,22 @@ export const SCHEMES = [
   },
   { id: "hfdi", label: "HFDI", overrides: [["cc", ecocc("hfdi")]] },
   { id: "ecocc", label: "EcoCC", overrides: [] },
-] as const satisfies readonly { id: string; label: string; overrides: readonly Override[] }[];
+] as const satisfies readonly Scheme[];
 export type SchemeId = (typeof SCHEMES)[number]["id"];
+
+/**
+ * The runs of Fig. 11 (S9.2, L2599): every scheme on switches with a single read port; HFDI
+ * then has one normal queue and 2 hot queues with 2 CAM lines per input (FBICM's organisation),
+ * and CCFIT is Paper V's scheme on that switch.
+ */
+export const SINGLE_READ_PORT_SCHEMES = [
+  SCHEMES[0],
+  SCHEMES[1],
+  SCHEMES[2],
+  { id: "fbicm", label: "HFDI (1 NFQ + 2 HPQs)", overrides: [["cc", ecocc("fbicm")]] },
+  { id: "ccfit", label: "CCFIT", overrides: [["cc", ecocc("ccfit")]] },
+] as const satisfies readonly Scheme[];
+export type SingleReadPortId = (typeof SINGLE_READ_PORT_SCHEMES)[number]["id"];
 
 /** Times of the shipped scenarios, µs: the hot sources send during [1, 2] ms of a 4 ms run. */
 const HOT_FROM_US = 1000;
@@ -53,7 +73,8 @@ export const TREE_WINDOW_US = [1000, 3000] as const;
 export const scenarioFile = (p: Pattern, c: Config) => `ecocc/pattern${p}-${c.hosts}.yaml`;
 
 export interface SchemeRun {
-  readonly scheme: SchemeId;
+  readonly scheme: string;
+  readonly label: string;
   readonly pattern: Pattern;
   readonly config: Config;
   /** Normalised network throughput per bin: delivered bits / (hosts × 40 Gb/s). */
@@ -72,12 +93,16 @@ export interface SchemeRun {
   readonly counters: Readonly<Record<string, number>>;
 }
 
-/** Runs `scheme` on pattern `p` of configuration `c`, every time scaled by `scale`. */
+/**
+ * Runs `scheme` on pattern `p` of configuration `c`, every time scaled by `scale`, with `extra`
+ * overrides (e.g. single read ports).
+ */
 export async function runScheme(
-  scheme: (typeof SCHEMES)[number],
+  scheme: Scheme,
   p: Pattern,
   c: Config,
   scale: number,
+  extra: readonly Override[] = [],
 ): Promise<SchemeRun> {
   const file = scenarioFile(p, c);
   const hotspots = p === 1 ? 1 : p === 2 ? 4 : 6;
@@ -91,7 +116,7 @@ export async function runScheme(
             [`traffic.${i + 1}.stopNs`, Math.round(HOT_TO_US * 1000 * scale)],
           ]).flat(),
         ];
-  const { result } = await runScenario(file, 1, [...timing, ...scheme.overrides]);
+  const { result } = await runScenario(file, 1, [...timing, ...extra, ...scheme.overrides]);
   const capacityGbps = c.hosts * 40;
   const { rows, col } = resultTable(result, "host-throughput.csv");
   const perBin = new Map<number, number>();
@@ -108,6 +133,7 @@ export async function runScheme(
   const counters = result.summary.totals.ccCounters;
   const base = {
     scheme: scheme.id,
+    label: scheme.label,
     pattern: p,
     config: c,
     series,

@@ -15,6 +15,8 @@ import {
   SCHEMES,
   type SchemeId,
   type SchemeRun,
+  SINGLE_READ_PORT_SCHEMES,
+  type SingleReadPortId,
   scenarioFile,
 } from "./ecocc-runs.js";
 import { type Experiment, type Finding, fmt, signedPct } from "./experiment.js";
@@ -36,7 +38,8 @@ const AHEAD = 0.01;
 const FAR_AHEAD = 0.1;
 const VOQNET_SLACK = 0.02;
 
-const label = (id: SchemeId) => SCHEMES.find((s) => s.id === id)!.label;
+const label = (id: string) =>
+  [...SCHEMES, ...SINGLE_READ_PORT_SCHEMES].find((s) => s.id === id)!.label;
 
 type Means = Record<SchemeId, number>;
 
@@ -85,29 +88,26 @@ function orderingFinding(p: Pattern, c: Config, m: Means): Finding {
 
 const gain = (a: number, b: number) => (a - b) / b;
 
-function gainFindings(c: Config, m: Means): Finding[] {
+/** Table 3's gains of `scheme` (EcoCC or CCFIT) over each baseline, measured as `ours`. */
+function gainFindings(
+  scheme: "ecocc" | "ccfit",
+  c: Config,
+  ours: (b: Baseline) => number,
+  what: (b: Baseline) => string,
+): Finding[] {
   const column = c.id - 1;
-  const ecocc: Finding[] = BASELINES.map((b) => {
-    const paper = TABLE3.ecocc[b][column]!;
-    const ours = gain(m.ecocc, m[b]) * 100;
+  return BASELINES.map((b) => {
+    const paper = TABLE3[scheme][b][column]!;
+    const gainPct = ours(b) * 100;
     return {
-      what: `config ${c.label}, pattern #2: EcoCC's average gain over ${label(b)} (Table 3)`,
+      what: `config ${c.label}, pattern #2: ${scheme === "ecocc" ? "EcoCC" : "CCFIT"}'s average gain over ${what(b)} (Table 3)`,
       paper: `${paper === 0 ? "≈ 0" : paper} %`,
-      ours: signedPct(ours / 100),
-      deviation: `${ours - paper >= 0 ? "+" : "−"}${fmt(Math.abs(ours - paper), 1)} pp`,
-      holds: Math.abs(ours - paper) <= GAIN_TOLERANCE_PP,
+      ours: signedPct(gainPct / 100),
+      deviation: `${gainPct - paper >= 0 ? "+" : "−"}${fmt(Math.abs(gainPct - paper), 1)} pp`,
+      holds: Math.abs(gainPct - paper) <= GAIN_TOLERANCE_PP,
       tolerance: `±${GAIN_TOLERANCE_PP} percentage points`,
     };
   });
-  const ccfit: Finding = {
-    what: `config ${c.label}, pattern #2: CCFIT's average gains over 1VL, IB-ITh, HFDI, VOQnet (Table 3)`,
-    paper: BASELINES.map((b) => `${TABLE3.ccfit[b][column]} %`).join(", "),
-    ours: "not run: CCFIT is not implemented yet (issue 37 open)",
-    deviation: "not reproduced",
-    holds: false,
-    tolerance: `±${GAIN_TOLERANCE_PP} percentage points`,
-  };
-  return [...ecocc, ccfit];
 }
 
 function hotQueueFinding(p: Pattern, c: Config, hfdi: SchemeRun, ecocc: SchemeRun): Finding {
@@ -130,19 +130,18 @@ function throughputFigure(
   c: Config,
   runs: readonly SchemeRun[],
   endUs: number,
+  variant = "",
 ): Figure {
   return lineFigure({
-    name: `throughput-pattern${p}-${c.hosts}`,
-    title: `Paper VI pattern #${p}, config ${c.label}: network throughput`,
+    name: `throughput-pattern${p}-${c.hosts}${variant === "" ? "" : `-${variant.replaceAll(" ", "-")}`}`,
+    title: `Paper VI pattern #${p}, config ${c.label}${variant === "" ? "" : `, ${variant}`}: network throughput`,
     subtitle: "delivered bits per 20 µs bin / (nodes × 40 Gb/s); hot sources send during [1, 2] ms",
     xTitle: "time (µs)",
     yTitle: "normalised throughput",
     legendTitle: "scheme",
     step: true,
     xDomain: [0, endUs],
-    points: runs.flatMap((r) =>
-      r.series.map((s) => ({ x: s.atUs, y: s.value, series: label(r.scheme) })),
-    ),
+    points: runs.flatMap((r) => r.series.map((s) => ({ x: s.atUs, y: s.value, series: r.label }))),
   });
 }
 
@@ -159,7 +158,7 @@ function hotQueueFigure(c: Config, runs: readonly SchemeRun[], endUs: number): F
       (r.outOfHotQueues ?? []).map((s) => ({
         x: s.atUs,
         y: s.ports,
-        series: `${label(r.scheme)} #${r.pattern}`,
+        series: `${r.label} #${r.pattern}`,
       })),
     ),
   });
@@ -169,7 +168,7 @@ function meansTable(runs: readonly SchemeRun[]): string {
   const window = runs[0]!.treeWindowUs.join(", ");
   const rows = runs.map(
     (r) =>
-      `| ${r.config.label} | #${r.pattern} | ${label(r.scheme)} | ${norm(r.mean)} | ${norm(r.treeMean)} | ${r.outMean === undefined ? "" : `${fmt(r.outMean, 1)} / ${r.outPeak}`} | ${r.counters.hotQueueMisses ?? ""} |`,
+      `| ${r.config.label} | #${r.pattern} | ${r.label} | ${norm(r.mean)} | ${norm(r.treeMean)} | ${r.outMean === undefined ? "" : `${fmt(r.outMean, 1)} / ${r.outPeak}`} | ${r.counters.hotQueueMisses ?? ""} |`,
   );
   return [
     `| config | pattern | scheme | mean throughput, whole run | mean, [${window}] µs | ports out of HPQs, mean / peak | HPQ misses |`,
@@ -200,7 +199,8 @@ export const ecoccTable3: Experiment = {
     const findings: Finding[] = [];
     for (const c of configs) {
       for (const p of PATTERNS) findings.push(orderingFinding(p, c, means(c, p)));
-      findings.push(...gainFindings(c, means(c, 2)));
+      const m2 = means(c, 2);
+      findings.push(...gainFindings("ecocc", c, (b) => gain(m2.ecocc, m2[b]), label));
       for (const p of [2, 3] as const) {
         findings.push(hotQueueFinding(p, c, runOf(c, p, "hfdi"), runOf(c, p, "ecocc")));
       }
@@ -218,5 +218,74 @@ export const ecoccTable3: Experiment = {
   },
 };
 
+type SingleMeans = Record<SingleReadPortId, number>;
+
+function fig11Ordering(c: Config, m: SingleMeans): Finding {
+  const gt = (a: SingleReadPortId, b: SingleReadPortId, by: number) => m[a] >= m[b] * (1 + by);
+  const others = SINGLE_READ_PORT_SCHEMES.map((s) => s.id).filter((id) => id !== "1vl");
+  const rs = [
+    { text: "VOQnet ≳ CCFIT", holds: m.voqnet >= m.ccfit * (1 - VOQNET_SLACK) },
+    { text: "CCFIT ≫ HFDI", holds: gt("ccfit", "fbicm", FAR_AHEAD) },
+    { text: "CCFIT > IB-ITh", holds: gt("ccfit", "ib-ith", AHEAD) },
+    { text: "1VL worst", holds: others.every((id) => gt(id, "1vl", AHEAD)) },
+  ];
+  const failed = rs.filter((r) => !r.holds).map((r) => r.text);
+  return {
+    what: `config ${c.label}, pattern #2, single read ports (Fig. 11): ordering of the mean network throughput`,
+    paper: "CCFIT ≫ HFDI, CCFIT > IB-ITh, 1VL worst, CCFIT below VOQnet only (S9.2 L2603)",
+    ours: SINGLE_READ_PORT_SCHEMES.map((s) => `${s.label} ${norm(m[s.id])}`).join(", "),
+    deviation: failed.length === 0 ? "same order" : `not: ${failed.join("; ")}`,
+    holds: failed.length === 0,
+    tolerance: `> at least ${AHEAD * 100} % more; ≫ at least ${FAR_AHEAD * 100} % more; VOQnet ≳ CCFIT down to ${VOQNET_SLACK * 100} % less`,
+  };
+}
+
+const SINGLE_READ_PORT: readonly [string, unknown][] = [["switch.readPorts", 1]];
+
+export const ecoccFig11: Experiment = {
+  id: "ecocc-fig11",
+  title: "CCFIT on single-read-port switches (Paper VI S9.2, Fig. 11) and its Table 3 gains",
+  source: `${SEED}: supplement S9.2 (L2595–2603), Table 3 (L2415–2422); CCFIT is Paper V (L1893–2149)`,
+  scenarios: CONFIGS.map((c) => scenarioFile(2, c)),
+  notes:
+    "The pattern #2 runs of ecocc-table3 again, with every switch input sending one packet at a time (`switch.readPorts: 1`), as the supplement re-ran every scheme to compare CCFIT (L2599). HFDI is then FBICM's organisation, one normal queue and 2 hot queues with 2 CAM lines per input, without throttling (the ecocc plugin's variant fbicm); CCFIT (variant ccfit) adds IB marking at outputs a root CFQ holds above High and CCT throttling with Paper V's CCTI_Timer 8 µs and 85 % marking (L2065–2066), the other throttle values from Paper III; detection at 8 packets in the normal queue, High/Low 4/2, Stop/Go 10/4 packets (L2066; detection, High and Low are not given). 1VL, IB-ITh and VOQnet as in ecocc-table3. The paper does not say whether CCFIT's buffers were Paper V's 64 KB or Paper VI's 128 KiB: 128 KiB here, as the other schemes. The 256-node configuration runs at full length only.",
+  async run({ scale }) {
+    const configs = scale >= 1 ? CONFIGS : CONFIGS.filter((c) => c.hosts === 64);
+    const runs: SchemeRun[] = [];
+    for (const c of configs) {
+      for (const s of SINGLE_READ_PORT_SCHEMES) {
+        runs.push(await runScheme(s, 2, c, scale, SINGLE_READ_PORT));
+      }
+    }
+    const findings: Finding[] = [];
+    for (const c of configs) {
+      const m = Object.fromEntries(
+        runs.filter((r) => r.config === c).map((r) => [r.scheme, r.mean]),
+      ) as SingleMeans;
+      findings.push(fig11Ordering(c, m));
+      const over = { "1vl": "1vl", "ib-ith": "ib-ith", hfdi: "fbicm", voqnet: "voqnet" } as const;
+      findings.push(
+        ...gainFindings(
+          "ccfit",
+          c,
+          (b) => gain(m.ccfit, m[over[b]]),
+          (b) => `${label(over[b])}, single read ports`,
+        ),
+      );
+    }
+    const endUs = 4000 * scale;
+    const figures = configs.map((c) =>
+      throughputFigure(
+        2,
+        c,
+        runs.filter((r) => r.config === c),
+        endUs,
+        "single read ports",
+      ),
+    );
+    return { findings, tables: [meansTable(runs)], figures };
+  },
+};
+
 /** The EcoCC experiments, in report order. */
-export const ECOCC: readonly Experiment[] = [ecoccTable3];
+export const ECOCC: readonly Experiment[] = [ecoccTable3, ecoccFig11];

@@ -26,6 +26,17 @@ export interface HotQueuesHost {
   count(event: QueueEvent): void;
 }
 
+/** What a switch asks of the queues of one of its inputs, whatever their organisation. */
+export interface IsolatingQueues extends InputQueueSet {
+  readonly vl: number;
+  /** Hot queues without a line (S9.1's "ports out of HPQs" counts inputs where this is 0). */
+  readonly freeHotQueues: number;
+  /** CAM lines in use. */
+  readonly linesInUse: number;
+  /** The downstream neighbour of `out` allocated `line` in this switch's output CAM. */
+  outputLineAdded(out: number, line: OutputLine): void;
+}
+
 export type QueueEvent =
   | "hotQueueAllocated"
   | "hotQueueReleased"
@@ -53,7 +64,7 @@ export type QueueEvent =
  * - An HPQ whose output line is stopped is not offered to its output (L2269, L2301).
  * An output takes from the CPQ and the HPQs for it in round robin (the order is not given, L615).
  */
-export class HotFlowQueues implements InputQueueSet {
+export class HotFlowQueues implements IsolatingQueues {
   /** Chains 0..P−1 are the CPQs by output, P..P+H−1 the HPQs. */
   private readonly chains: PacketChains;
   private readonly counts: Int32Array;
@@ -98,7 +109,6 @@ export class HotFlowQueues implements InputQueueSet {
     return this.count;
   }
 
-  /** HPQs without a line (S9.1's "ports out of HPQs" counts inputs where this is 0). */
   get freeHotQueues(): number {
     let free = 0;
     for (const line of this.hpqLines) if (line === undefined) free++;

@@ -5,7 +5,13 @@ import { senderPartFactory } from "./sender-part.js";
 import { switchPartFactory } from "./switch-part.js";
 
 export { InputLine, OutputCams, OutputLine } from "./cam.js";
-export { HotFlowQueues, type HotQueuesHost, type QueueEvent } from "./hot-queues.js";
+export { type CcfitThresholds, NfqQueues } from "./ccfit-queues.js";
+export {
+  HotFlowQueues,
+  type HotQueuesHost,
+  type IsolatingQueues,
+  type QueueEvent,
+} from "./hot-queues.js";
 export { memoryOf } from "./memory.js";
 export {
   CONTROL_LANE,
@@ -16,7 +22,16 @@ export {
   makeMessage,
   messageOf,
 } from "./messages.js";
-export { autoDListCap, DEFAULTS, type EcoccParams, params, paramsInput } from "./params.js";
+export {
+  autoDListCap,
+  DEFAULTS,
+  type EcoccParams,
+  isolationOnly,
+  normalQueue,
+  params,
+  paramsInput,
+  type Variant,
+} from "./params.js";
 export { createSenderPart, senderPartFactory } from "./sender-part.js";
 export { createSwitchPart, switchPartFactory } from "./switch-part.js";
 
@@ -37,12 +52,13 @@ export function ecoccCc(p: EcoccParams): CcScheme {
 
 /**
  * The scheme as a cclab plugin (`cc: { switch: { plugin: ecocc }, hosts: [{ plugin: ecocc }] }`
- * in a scenario; `params: { variant: hfdi }` for the isolation alone).
+ * in a scenario; `params: { variant: hfdi }` for the isolation alone, `ccfit` or `fbicm` for
+ * Paper V's queue organisation).
  */
 export const ecoccPlugin = {
   name: "ecocc",
   description:
-    "EcoCC (Gran thesis, Paper VI): hot flows isolated in hot-packet queues by CAM lines and allocate/stop/go/deallocate messages between neighbours, with InfiniBand injection throttling; variant hfdi: the isolation alone",
+    "EcoCC (Gran thesis, Paper VI): hot flows isolated in hot-packet queues by CAM lines and allocate/stop/go/deallocate messages between neighbours, with InfiniBand injection throttling; variants hfdi (the isolation alone), ccfit (Paper V: one normal queue and congested-flow queues, with throttling) and fbicm (that isolation alone)",
   params,
   specVersion: "^3.3.0",
   create: ecoccCc,

@@ -17,9 +17,11 @@ export function memoryOf(
 ): Record<string, number> {
   const cap = p.dListCap === "auto" ? autoDListCap(hostCount) : p.dListCap;
   const bitsPerLine = 16 + cap * Math.ceil(Math.log2(Math.max(2, hostCount))) + 35;
-  const coldQueues = queueSets * (portCount - 1);
+  // CCFIT's inputs have one normal queue and a line per CFQ only (L1961, L2599).
+  const single = p.ccfit !== null;
+  const coldQueues = queueSets * (single ? 1 : portCount - 1);
   const hotQueues = queueSets * p.hotQueues;
-  const inputCamLines = coldQueues + hotQueues;
+  const inputCamLines = single ? hotQueues : coldQueues + hotQueues;
   const outputCamLines = portCount * p.outputCamLines;
   return {
     coldQueues,

@@ -6,11 +6,13 @@ import {
 import { z } from "zod";
 
 /**
- * EcoCC's and HFDI's parameters (Gran thesis, seed `001_7d04a2bae72754e7.txt`; "L" is its line).
- * Values the paper gives: HTh 4 packets for CPQs and HPQs (L2285, L2347), 2 HPQs per input
- * (L2347), 9 CAM lines per input (L2347), destination lists capped at 8/16/32 entries for
- * 64/256/1024 nodes (L2347, L2562). The choices for what it leaves out are documented in the
- * package README ("Choices"), each with its reason; they are the same for EcoCC and HFDI.
+ * EcoCC's, HFDI's and CCFIT's parameters (Gran thesis, seed `001_7d04a2bae72754e7.txt`; "L" is
+ * its line). Values Paper VI gives: HTh 4 packets for CPQs and HPQs (L2285, L2347), 2 HPQs per
+ * input (L2347), 9 CAM lines per input (L2347), destination lists capped at 8/16/32 entries for
+ * 64/256/1024 nodes (L2347, L2562). Paper V (CCFIT): 2 CFQs (L2066), Stop/Go 10/4 MTU (L2066),
+ * CCTI_Timer 8 µs and marking 85 % of packets (L2065–2066). The choices for what they leave out
+ * are documented in the package README ("Choices"), each with its reason, and are the same in
+ * every configuration.
  */
 export const DEFAULTS = {
   variant: "ecocc",
@@ -19,11 +21,27 @@ export const DEFAULTS = {
   lthPackets: 2,
   hotQueues: 2,
   dListCap: "auto",
-  /** Not given (L2273 only says "a CAM per output port"): one per line a neighbour can send. */
-  outputCamLines: 9,
+  /**
+   * Not given (L1961, L2273 only say "a CAM per output port"): one per line the downstream
+   * input can send (EcoCC 7 + 2, CCFIT 2).
+   */
+  outputCamLines: { ecocc: 9, hfdi: 9, ccfit: 2, fbicm: 2 },
   rootLineStopGo: true,
   messageBytes: 64,
+  /** CCFIT's thresholds, packets: Stop/Go from L2066; detection, High and Low not given. */
+  ccfit: { detectPackets: 8, highPackets: 4, lowPackets: 2, stopPackets: 10, goPackets: 4 },
+  /** CCFIT's throttling (L2065–2066): CCTI_Timer 8 µs, 85 % of eligible packets marked. */
+  ccfitThrottle: { cctiTimerUs: 8 },
+  ccfitMarkProbability: 0.85,
 } as const;
+
+const VARIANTS = ["ecocc", "hfdi", "ccfit", "fbicm"] as const;
+export type Variant = (typeof VARIANTS)[number];
+
+/** The variants without injection throttling (isolation alone). */
+export const isolationOnly = (v: Variant): boolean => v === "hfdi" || v === "fbicm";
+/** The variants on an input-queued switch with one normal queue per input (Paper V). */
+export const normalQueue = (v: Variant): boolean => v === "ccfit" || v === "fbicm";
 
 /** The paper's cap on a destination list for `hostCount` end nodes (L2347, L2562). */
 export function autoDListCap(hostCount: number): number {
@@ -55,13 +73,35 @@ const throttleInput = infinibandInput
     "EcoCC's injection throttling: the infiniband plugin's marking and reaction keys (Paper VI takes IB-ITh's values, L2360, from Paper III: preset paper3-hardware); timer default per-flow",
   );
 
+const ccfitInput = z
+  .strictObject({
+    detectPackets: count(1, 1024, "the NFQ above this detects congestion (not given: 8)").default(
+      DEFAULTS.ccfit.detectPackets,
+    ),
+    highPackets: count(
+      1,
+      1024,
+      "a root CFQ above this puts its output in the congestion state (not given: 4, as ITh's High, L2065)",
+    ).default(DEFAULTS.ccfit.highPackets),
+    lowPackets: count(0, 1023, "… and leaves it at this (not given: 2, ITh's Low)").default(
+      DEFAULTS.ccfit.lowPackets,
+    ),
+    stopPackets: count(1, 1024, "a CFQ above this stops its upstream (L2066: 10 MTU)").default(
+      DEFAULTS.ccfit.stopPackets,
+    ),
+    goPackets: count(0, 1023, "… and lets it go at this (L2066: 4 MTU)").default(
+      DEFAULTS.ccfit.goPackets,
+    ),
+  })
+  .describe("CCFIT's queue thresholds, packets (variants ccfit and fbicm)");
+
 /** What a scenario may write under `params` (all optional). */
 export const paramsInput = z.strictObject({
   variant: z
-    .enum(["ecocc", "hfdi"])
+    .enum(VARIANTS)
     .default(DEFAULTS.variant)
     .describe(
-      "ecocc: isolation plus IB marking and throttling (Paper VI); hfdi: the isolation alone (L2362), with hot queues for local roots too (L2587)",
+      "ecocc: CPQ per output plus hot queues, with IB marking and throttling (Paper VI); hfdi: that isolation alone (L2362), with hot queues for local roots too (L2587); ccfit: one normal queue plus congested-flow queues, with throttling (Paper V); fbicm: that isolation alone (Paper V's FBICM, Paper VI's single-read-port HFDI, L2599)",
     ),
   hthPackets: count(
     1,
@@ -85,8 +125,8 @@ export const paramsInput = z.strictObject({
   outputCamLines: count(
     1,
     256,
-    "CAM lines per output port for lines allocated downstream (not given: 9, README)",
-  ).default(DEFAULTS.outputCamLines),
+    "CAM lines per output port for lines allocated downstream (not given: 9 for ecocc and hfdi, 2 for ccfit and fbicm, README)",
+  ).optional(),
   localRootHpq: z
     .boolean()
     .optional()
@@ -105,11 +145,21 @@ export const paramsInput = z.strictObject({
     "size of allocate/stop/go/deallocate messages, bytes (not given)",
   ).default(DEFAULTS.messageBytes),
   throttle: throttleInput.optional(),
+  markProbability: z
+    .number()
+    .min(0)
+    .max(1)
+    .nullable()
+    .optional()
+    .describe(
+      "probability of marking an eligible packet at a congested output; default: 1/(markingRate + 1) of the throttle for ecocc, 0.85 for ccfit (L2065)",
+    ),
+  ccfit: ccfitInput.optional(),
 });
 
 /** Fully resolved parameters: what the parts run with and the resolved scenario shows. */
 export interface EcoccParams {
-  readonly variant: "ecocc" | "hfdi";
+  readonly variant: Variant;
   readonly hthPackets: number;
   readonly lthPackets: number;
   readonly hotQueues: number;
@@ -118,8 +168,12 @@ export interface EcoccParams {
   readonly localRootHpq: boolean;
   readonly rootLineStopGo: boolean;
   readonly messageBytes: number;
-  /** IB CC marking and throttling (ecocc); null for hfdi. */
+  /** IB CC marking and throttling (ecocc, ccfit); null for hfdi and fbicm. */
   readonly throttle: IbCcParams | null;
+  /** Marking probability at a congested output (0 without throttling). */
+  readonly markProbability: number;
+  /** CCFIT's thresholds (variants ccfit and fbicm), else null. */
+  readonly ccfit: z.output<typeof ccfitInput> | null;
 }
 
 /** The schema a scenario's `params` are validated with: input → fully resolved parameters. */
@@ -134,37 +188,79 @@ export const params = paramsInput
         message: `must be below hthPackets (${hth}), got ${lth}`,
       });
     }
-    if (p.variant === "hfdi" && p.throttle !== undefined) {
+    if (isolationOnly(p.variant) && p.throttle !== undefined) {
       ctx.addIssue({
         code: "custom",
         path: ["throttle"],
-        message: "hfdi does not throttle (Paper VI L2362: EcoCC without throttling); remove it",
+        message: `${p.variant} does not throttle (isolation alone: Paper VI L2362, Paper V L2064); remove it`,
+      });
+    }
+    if (!normalQueue(p.variant) && p.ccfit !== undefined) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["ccfit"],
+        message: `the CCFIT thresholds apply to variants ccfit and fbicm, not ${p.variant}`,
+      });
+    }
+    const c = { ...DEFAULTS.ccfit, ...p.ccfit };
+    for (const [low, high] of [
+      ["lowPackets", "highPackets"],
+      ["goPackets", "stopPackets"],
+    ] as const) {
+      if (c[low] >= c[high]) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["ccfit", low],
+          message: `must be below ${high} (${c[high]}), got ${c[low]}`,
+        });
+      }
+    }
+    if (isolationOnly(p.variant) && p.markProbability != null) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["markProbability"],
+        message: `${p.variant} does not mark; remove it`,
       });
     }
     if (p.throttle !== undefined) {
-      const result = infinibandParams.safeParse(throttleDefaults(p.throttle));
+      const result = infinibandParams.safeParse(throttleDefaults(p.variant, p.throttle));
       for (const issue of result.error?.issues ?? []) {
         ctx.addIssue({ code: "custom", path: ["throttle", ...issue.path], message: issue.message });
       }
     }
   })
-  .transform(
-    (p): EcoccParams => ({
+  .transform((p): EcoccParams => {
+    const throttle = isolationOnly(p.variant)
+      ? null
+      : infinibandParams.parse(throttleDefaults(p.variant, p.throttle ?? {}));
+    const markProbability =
+      throttle === null
+        ? 0
+        : (p.markProbability ??
+          (p.variant === "ccfit" ? DEFAULTS.ccfitMarkProbability : 1 / (throttle.markingRate + 1)));
+    return {
       variant: p.variant,
       hthPackets: p.hthPackets,
       lthPackets: p.lthPackets,
       hotQueues: p.hotQueues,
       dListCap: p.dListCap,
-      outputCamLines: p.outputCamLines,
+      outputCamLines: p.outputCamLines ?? DEFAULTS.outputCamLines[p.variant],
       localRootHpq: p.localRootHpq ?? p.variant === "hfdi",
       rootLineStopGo: p.rootLineStopGo,
       messageBytes: p.messageBytes,
-      throttle:
-        p.variant === "hfdi" ? null : infinibandParams.parse(throttleDefaults(p.throttle ?? {})),
-    }),
-  );
+      throttle,
+      markProbability,
+      ccfit: normalQueue(p.variant) ? { ...DEFAULTS.ccfit, ...p.ccfit } : null,
+    };
+  });
 
-/** EcoCC's own default for the throttle: a per-destination timer (L2299). */
-function throttleDefaults(t: z.input<typeof throttleInput>): z.input<typeof infinibandParams> {
-  return { timer: "per-flow", ...t };
+/**
+ * The throttle's defaults beyond the infiniband preset: a per-destination timer (EcoCC L2299,
+ * CCFIT L2013), and for CCFIT its CCTI_Timer of 8 µs (L2065–2066).
+ */
+function throttleDefaults(
+  variant: Variant,
+  t: z.input<typeof throttleInput>,
+): z.input<typeof infinibandParams> {
+  return { timer: "per-flow", ...(variant === "ccfit" ? DEFAULTS.ccfitThrottle : {}), ...t };
 }

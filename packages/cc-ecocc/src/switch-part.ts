@@ -7,7 +7,13 @@ import {
   type SwitchPartFactory,
 } from "@cclab/fabric";
 import { type InputLine, OutputCams, type OutputLine } from "./cam.js";
-import { HotFlowQueues, type HotQueuesHost, type QueueEvent } from "./hot-queues.js";
+import { NfqQueues } from "./ccfit-queues.js";
+import {
+  HotFlowQueues,
+  type HotQueuesHost,
+  type IsolatingQueues,
+  type QueueEvent,
+} from "./hot-queues.js";
 import { memoryOf } from "./memory.js";
 import { CONTROL_LANE, ECOCC_LANES, type MessageType, makeMessage, messageOf } from "./messages.js";
 import { autoDListCap, type EcoccParams } from "./params.js";
@@ -36,7 +42,7 @@ export function createSwitchPart(p: EcoccParams, context: SwitchPartContext): Sw
   /** Per output: CPQs above HTh at any input (the port is congested while > 0). */
   const rootCpqs = new Int32Array(ports);
   /** Queue sets by input port (data VLs of that port). */
-  const inputs: HotFlowQueues[][] = Array.from({ length: ports }, () => []);
+  const inputs: IsolatingQueues[][] = Array.from({ length: ports }, () => []);
   const counts: Record<Counter, number> = {
     hotQueueAllocated: 0,
     hotQueueReleased: 0,
@@ -49,9 +55,8 @@ export function createSwitchPart(p: EcoccParams, context: SwitchPartContext): Sw
     outputLinesRefused: 0,
     fecnMarked: 0,
   };
-  const throttle = p.throttle;
-  const minMarkBytes = (throttle?.packetSize64B ?? 0) * 64;
-  const markProbability = throttle === null ? 0 : 1 / (throttle.markingRate + 1);
+  const minMarkBytes = (p.throttle?.packetSize64B ?? 0) * 64;
+  const markProbability = p.markProbability;
   let hostCount = 0;
 
   const sentKey = {
@@ -92,7 +97,10 @@ export function createSwitchPart(p: EcoccParams, context: SwitchPartContext): Sw
       hostCount = queues.hostCount;
       const cap = p.dListCap === "auto" ? autoDListCap(queues.hostCount) : p.dListCap;
       const sets = inputs[queues.inPort]!;
-      const set = new HotFlowQueues(queues, p.hotQueues, host(cap), sets.length);
+      const set =
+        p.ccfit === null
+          ? new HotFlowQueues(queues, p.hotQueues, host(cap), sets.length)
+          : new NfqQueues(queues, p.hotQueues, host(cap), p.ccfit, sets.length);
       sets.push(set);
       return set;
     },
@@ -152,7 +160,7 @@ export function createSwitchPart(p: EcoccParams, context: SwitchPartContext): Sw
 export function switchPartFactory(p: EcoccParams): SwitchPartFactory {
   return {
     specVersion: "^3.3.0",
-    name: p.variant === "ecocc" ? "ecocc switch (isolation, FECN marking)" : "hfdi switch",
+    name: `${p.variant} switch (isolation${p.throttle === null ? "" : ", FECN marking"})`,
     lanes: ECOCC_LANES,
     ...(p.throttle === null ? {} : { writes: ["fecn"] as const }),
     create: (context) => createSwitchPart(p, context),

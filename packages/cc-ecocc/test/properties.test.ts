@@ -1,5 +1,5 @@
 /**
- * EcoCC and HFDI on whole credit fabrics: random k-ary n-trees and single switches, random
+ * EcoCC, HFDI, CCFIT and FBICM on whole credit fabrics: random k-ary n-trees and single switches, random
  * traffic with hot spots, random parameters (small buffers and low thresholds so that trees form,
  * hot queues run out and stops are sent). The isolation only reorders packets inside one input
  * buffer, so the fabric stays lossless and credits are conserved; and once the traffic is over
@@ -28,7 +28,7 @@ const caseArb = fc
     seed: fc.integer({ min: 1, max: 1_000_000 }),
     hotspots: fc.array(fc.nat(), { minLength: 1, maxLength: 3 }),
     scheme: fc.record({
-      variant: fc.constantFrom("ecocc", "hfdi"),
+      variant: fc.constantFrom("ecocc", "hfdi", "ccfit", "fbicm"),
       hthPackets: fc.integer({ min: 1, max: 4 }),
       lthPackets: fc.integer({ min: 0, max: 3 }),
       hotQueues: fc.integer({ min: 0, max: 3 }),
@@ -36,6 +36,13 @@ const caseArb = fc
       outputCamLines: fc.integer({ min: 1, max: 9 }),
       localRootHpq: fc.boolean(),
       rootLineStopGo: fc.boolean(),
+      ccfit: fc.record({
+        detectPackets: fc.integer({ min: 1, max: 8 }),
+        highPackets: fc.integer({ min: 1, max: 6 }),
+        lowPackets: fc.integer({ min: 0, max: 5 }),
+        stopPackets: fc.integer({ min: 1, max: 10 }),
+        goPackets: fc.integer({ min: 0, max: 9 }),
+      }),
     }),
     readPorts: fc.constantFrom(1, 16),
     bufferPackets: fc.integer({ min: 4, max: 16 }),
@@ -60,11 +67,23 @@ const caseArb = fc
       return { src, dst, bytes: m.packets * 512, startNs: m.startNs };
     });
     const s = r.scheme;
-    const scheme = params.parse({ ...s, lthPackets: Math.min(s.lthPackets, s.hthPackets - 1) });
+    const c = s.ccfit;
+    const scheme = params.parse({
+      ...s,
+      lthPackets: Math.min(s.lthPackets, s.hthPackets - 1),
+      ccfit:
+        s.variant === "ccfit" || s.variant === "fbicm"
+          ? {
+              ...c,
+              lowPackets: Math.min(c.lowPackets, c.highPackets - 1),
+              goPackets: Math.min(c.goPackets, c.stopPackets - 1),
+            }
+          : undefined,
+    });
     return { ...r, messages, scheme };
   });
 
-describe("EcoCC and HFDI on random credit fabrics", () => {
+describe("EcoCC, HFDI, CCFIT and FBICM on random credit fabrics", () => {
   // The runs must exercise the rules, or the property says little about them.
   const seen = { stops: 0, misses: 0, hotQueues: 0, marks: 0 };
   afterAll(() => {
@@ -74,7 +93,7 @@ describe("EcoCC and HFDI on random credit fabrics", () => {
     expect(seen.marks).toBeGreaterThan(3);
   });
 
-  test.prop([caseArb], { numRuns: 80 })(
+  test.prop([caseArb], { numRuns: 120 })(
     "lossless, credits conserved, every message delivered once; afterwards no hot queue, CAM line or stop is left",
     (c) => {
       const net = new Network(c.topology, {

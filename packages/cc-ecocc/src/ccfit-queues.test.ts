@@ -1,0 +1,116 @@
+import { Scheduler } from "@cclab/core-des";
+import { NO_PACKET, type PacketId, Packets, type QueueSetContext } from "@cclab/fabric";
+import { idlePort } from "@cclab/fabric/testing";
+import { describe, expect, it } from "vitest";
+import { type InputLine, OutputCams } from "./cam.js";
+import { NfqQueues } from "./ccfit-queues.js";
+import type { HotQueuesHost } from "./hot-queues.js";
+import type { MessageType } from "./messages.js";
+
+/** One input of a 4-port CCFIT switch: detection 2, High 2 / Low 1, Stop 3 / Go 1. */
+function setup(hotQueues = 2) {
+  const packets = new Packets();
+  const cams = new OutputCams(4, 2);
+  const sent: { type: MessageType; id: number; hops: number }[] = [];
+  const roots = new Int32Array(4);
+  const counts: Record<string, number> = {};
+  const host: HotQueuesHost = {
+    hthPackets: 0,
+    lthPackets: 0,
+    dListCap: 4,
+    localRootHpq: false,
+    rootLineStopGo: false,
+    outputLineFor: (port, dst) => cams.matching(port, dst),
+    rootCount: (out, delta) => {
+      roots[out]! += delta;
+    },
+    send: (_inPort, type, line: InputLine) => {
+      sent.push({ type, id: line.id, hops: line.hops });
+    },
+    count: (event) => {
+      counts[event] = (counts[event] ?? 0) + 1;
+    },
+  };
+  const context: QueueSetContext = {
+    switchIndex: 0,
+    inPort: 0,
+    vl: 0,
+    portCount: 4,
+    hostCount: 16,
+    packets,
+    scheduler: new Scheduler(),
+    port: () => idlePort(),
+    sendOnPort: () => {},
+    wake: () => {},
+  };
+  const thresholds = {
+    detectPackets: 2,
+    highPackets: 2,
+    lowPackets: 1,
+    stopPackets: 3,
+    goPackets: 1,
+  };
+  const queues = new NfqQueues(context, hotQueues, host, thresholds, 0);
+  const arrive = (out: number, dst: number): PacketId => {
+    const p = packets.create({ kind: "data", sizeBytes: 2048, dstHost: dst });
+    packets.outPort[p] = out;
+    queues.enqueue(p);
+    return p;
+  };
+  const types = () => sent.map((m) => m.type);
+  return { cams, sent, types, roots, counts, queues, arrive };
+}
+
+describe("NfqQueues (CCFIT input port)", () => {
+  it("keeps one FIFO: a head for a busy output blocks the packets behind it (HoL blocking)", () => {
+    const s = setup();
+    const a = s.arrive(1, 5);
+    s.arrive(2, 6);
+    expect(s.queues.headFor(2)).toBe(NO_PACKET);
+    expect(s.queues.headFor(1)).toBe(a);
+  });
+
+  it("detects congestion above the threshold: a CFQ one hop from the root for the head's output and destination", () => {
+    const s = setup();
+    s.arrive(1, 5);
+    s.arrive(2, 6);
+    s.arrive(1, 5);
+    // The head (to 5 via 1) went into a new CFQ; so did the next head once it was the head.
+    expect(s.counts.rootsDetected).toBeGreaterThanOrEqual(1);
+    const line = s.queues.hotLine(0)!;
+    expect(line).toMatchObject({ op: 1, hops: 1 });
+    expect([...line.dList]).toEqual([5]);
+    expect(s.queues.headFor(1)).not.toBe(NO_PACKET);
+  });
+
+  it("sends the line and a stop above Stop, a go at Go, a deallocate once empty; counts a root CFQ above High", () => {
+    const s = setup(1);
+    for (let i = 0; i < 3; i++) s.arrive(1, 5);
+    expect(s.queues.queued(1)).toBe(3);
+    expect(s.roots[1]).toBe(1);
+    expect(s.types()).toEqual([]);
+    s.arrive(1, 5);
+    expect(s.types()).toEqual(["allocate", "stop"]);
+    s.queues.dequeueFor(1);
+    s.queues.dequeueFor(1);
+    expect(s.types()).toEqual(["allocate", "stop"]);
+    s.queues.dequeueFor(1);
+    expect(s.roots[1]).toBe(0);
+    expect(s.types()).toEqual(["allocate", "stop", "go"]);
+    s.queues.dequeueFor(1);
+    expect(s.types()).toEqual(["allocate", "stop", "go", "deallocate"]);
+    expect(s.queues.freeHotQueues).toBe(1);
+  });
+
+  it("propagates an output line into a linked CFQ that never counts as a root", () => {
+    const s = setup();
+    const out = s.cams.allocate(3, 9, 1, new Set([7]))!;
+    for (let i = 0; i < 4; i++) s.arrive(3, 7);
+    const line = s.queues.hotLine(0)!;
+    expect(line.outLine).toBe(out);
+    expect(line.hops).toBe(2);
+    expect(s.roots[3]).toBe(0);
+    out.stop = true;
+    expect(s.queues.headFor(3)).toBe(NO_PACKET);
+  });
+});
