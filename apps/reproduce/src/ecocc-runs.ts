@@ -84,6 +84,11 @@ export interface SchemeRun {
   readonly treeMean: number;
   /** The trees' window at this run's scale, µs. */
   readonly treeWindowUs: readonly [number, number];
+  /**
+   * Time in the trees' window with the throughput below 95 % of its mean over the half
+   * millisecond (scaled) before the hot sources start, µs: how long the trees cost throughput.
+   */
+  readonly degradedUs: number;
   /** Input ports without a free hot queue per bin (isolation schemes), else undefined. */
   readonly outOfHotQueues?: readonly { readonly atUs: number; readonly ports: number }[];
   /** Mean and peak of that count over the trees' window. */
@@ -140,6 +145,7 @@ export async function runScheme(
     mean: mean(series.map((s) => s.value)),
     treeMean: mean(series.filter((s) => inTrees(s.atUs)).map((s) => s.value)),
     treeWindowUs: [from, to] as const,
+    degradedUs: degradedUs(series, from, to, scale),
     counters,
   };
   if (!result.files.has("cc-queues.csv")) return base;
@@ -155,6 +161,19 @@ export async function runScheme(
     .map(([atUs, ports]) => ({ atUs, ports }));
   const window = outOfHotQueues.filter((s) => inTrees(s.atUs)).map((s) => s.ports);
   return { ...base, outOfHotQueues, outMean: mean(window), outPeak: Math.max(0, ...window) };
+}
+
+function degradedUs(
+  series: readonly { readonly atUs: number; readonly value: number }[],
+  from: number,
+  to: number,
+  scale: number,
+): number {
+  const before = series.filter((s) => s.atUs >= from - 500 * scale && s.atUs < from);
+  const level = before.reduce((sum, s) => sum + s.value, 0) / Math.max(1, before.length);
+  const bins = series.filter((s) => s.atUs >= from && s.atUs < to);
+  const binUs = series.length > 1 ? series[1]!.atUs - series[0]!.atUs : 0;
+  return bins.filter((s) => s.value < 0.95 * level).length * binUs;
 }
 
 /** "0.75" */
