@@ -1,48 +1,16 @@
-import { Scheduler } from "@cclab/core-des";
-import { NO_PACKET, type PacketId, Packets, type QueueSetContext } from "@cclab/fabric";
-import { idlePort } from "@cclab/fabric/testing";
+import { NO_PACKET, type PacketId } from "@cclab/fabric";
 import { describe, expect, it } from "vitest";
-import { type InputLine, OutputCams } from "./cam.js";
+import { queueHarness } from "../test/queue-harness.js";
 import { NfqQueues } from "./ccfit-queues.js";
-import type { HotQueuesHost } from "./hot-queues.js";
-import type { MessageType } from "./messages.js";
 
 /** One input of a 4-port CCFIT switch: detection 2, High 2 / Low 1, Stop 3 / Go 1. */
 function setup(hotQueues = 2) {
-  const packets = new Packets();
-  const cams = new OutputCams(4, 2);
-  const sent: { type: MessageType; id: number; hops: number }[] = [];
-  const roots = new Int32Array(4);
-  const counts: Record<string, number> = {};
-  const host: HotQueuesHost = {
+  const h = queueHarness(4, {
     hthPackets: 0,
     lthPackets: 0,
-    dListCap: 4,
     localRootHpq: false,
     rootLineStopGo: false,
-    outputLineFor: (port, dst) => cams.matching(port, dst),
-    rootCount: (out, delta) => {
-      roots[out]! += delta;
-    },
-    send: (_inPort, type, line: InputLine) => {
-      sent.push({ type, id: line.id, hops: line.hops });
-    },
-    count: (event) => {
-      counts[event] = (counts[event] ?? 0) + 1;
-    },
-  };
-  const context: QueueSetContext = {
-    switchIndex: 0,
-    inPort: 0,
-    vl: 0,
-    portCount: 4,
-    hostCount: 16,
-    packets,
-    scheduler: new Scheduler(),
-    port: () => idlePort(),
-    sendOnPort: () => {},
-    wake: () => {},
-  };
+  });
   const thresholds = {
     detectPackets: 2,
     highPackets: 2,
@@ -50,15 +18,13 @@ function setup(hotQueues = 2) {
     stopPackets: 3,
     goPackets: 1,
   };
-  const queues = new NfqQueues(context, hotQueues, host, thresholds, 0);
+  const queues = new NfqQueues(h.context, hotQueues, h.host, thresholds, 0);
   const arrive = (out: number, dst: number): PacketId => {
-    const p = packets.create({ kind: "data", sizeBytes: 2048, dstHost: dst });
-    packets.outPort[p] = out;
+    const p = h.packet(out, dst);
     queues.enqueue(p);
     return p;
   };
-  const types = () => sent.map((m) => m.type);
-  return { cams, sent, types, roots, counts, queues, arrive };
+  return { ...h, queues, arrive };
 }
 
 describe("NfqQueues (CCFIT input port)", () => {

@@ -6,7 +6,8 @@ import {
   type Packets,
   type QueueSetContext,
 } from "@cclab/fabric";
-import { InputLine, type OutputLine } from "./cam.js";
+import type { InputLine, OutputLine } from "./cam.js";
+import { HotLines } from "./hot-lines.js";
 import type { HotQueuesHost, IsolatingQueues } from "./hot-queues.js";
 
 /** CCFIT's queue thresholds, packets (Paper V, seed 001 L2027, L2066; README "Choices"). */
@@ -42,12 +43,11 @@ export class NfqQueues implements InputQueueSet, IsolatingQueues {
   /** Chain 0 is the NFQ, 1..H the CFQs. */
   private readonly chains: PacketChains;
   private readonly counts: Int32Array;
-  private readonly lines: (InputLine | undefined)[];
+  private readonly lines: HotLines;
   /** Per CFQ: a root CFQ counted above High at its output. */
   private readonly aboveHigh: Uint8Array;
   private readonly rr: Int32Array;
   private readonly packets: Packets;
-  private readonly idBase: number;
   private count = 0;
 
   constructor(
@@ -60,10 +60,9 @@ export class NfqQueues implements InputQueueSet, IsolatingQueues {
     this.packets = context.packets;
     this.chains = new PacketChains(1 + hotQueues, context.packets);
     this.counts = new Int32Array(1 + hotQueues);
-    this.lines = new Array<InputLine | undefined>(hotQueues).fill(undefined);
+    this.lines = new HotLines(hotQueues, vlOrdinal * hotQueues, (event) => host.count(event));
     this.aboveHigh = new Uint8Array(hotQueues);
     this.rr = new Int32Array(context.portCount);
-    this.idBase = vlOrdinal * hotQueues;
   }
 
   get vl(): number {
@@ -75,13 +74,11 @@ export class NfqQueues implements InputQueueSet, IsolatingQueues {
   }
 
   get freeHotQueues(): number {
-    let free = 0;
-    for (const line of this.lines) if (line === undefined) free++;
-    return free;
+    return this.lines.free;
   }
 
   get linesInUse(): number {
-    return this.hotQueues - this.freeHotQueues;
+    return this.lines.inUse;
   }
 
   /** Packets in the NFQ (0) or CFQ `1 + h`, for tests. */
@@ -90,7 +87,7 @@ export class NfqQueues implements InputQueueSet, IsolatingQueues {
   }
 
   hotLine(h: number): InputLine | undefined {
-    return this.lines[h];
+    return this.lines.at(h);
   }
 
   enqueue(packet: PacketId): void {
@@ -117,15 +114,7 @@ export class NfqQueues implements InputQueueSet, IsolatingQueues {
   }
 
   outputLineAdded(out: number, line: OutputLine): void {
-    for (const own of this.lines) {
-      if (own === undefined || !own.orphan || own.op !== out) continue;
-      for (const dst of own.dList) {
-        if (line.dList.has(dst)) {
-          own.link(line);
-          break;
-        }
-      }
-    }
+    this.lines.relinkOrphans(out, line);
     this.postProcess();
   }
 
@@ -140,7 +129,7 @@ export class NfqQueues implements InputQueueSet, IsolatingQueues {
         if (this.packets.outPort[this.chains.head(0)] === out) return 0;
         continue;
       }
-      const line = this.lines[j - 1]!;
+      const line = this.lines.at(j - 1)!;
       if (line.op === out && !line.stopped) return j;
     }
     return -1;
@@ -153,11 +142,11 @@ export class NfqQueues implements InputQueueSet, IsolatingQueues {
       if (packet === NO_PACKET) return;
       const out = this.packets.outPort[packet]!;
       const dst = this.packets.dstHost[packet]!;
-      let line = this.lineFor(out, dst);
+      let line = this.lines.lineFor(out, dst);
       if (line === undefined) {
         const outLine = this.host.outputLineFor(out, dst);
         if (outLine === undefined) return;
-        line = this.allocate(out, outLine.hops + 1, outLine.dList);
+        line = this.lines.allocate(out, outLine.hops + 1, outLine.dList);
         if (line === undefined) return;
         line.link(outLine);
       }
@@ -169,31 +158,10 @@ export class NfqQueues implements InputQueueSet, IsolatingQueues {
     }
   }
 
-  private lineFor(out: number, dst: number): InputLine | undefined {
-    let first: InputLine | undefined;
-    for (const line of this.lines) {
-      if (line === undefined || line.op !== out || !line.dList.has(dst)) continue;
-      if (first === undefined || line.id < first.id) first = line;
-    }
-    return first;
-  }
-
-  private allocate(out: number, hops: number, dList: ReadonlySet<number>): InputLine | undefined {
-    const h = this.lines.indexOf(undefined);
-    if (h < 0) {
-      this.host.count("hotQueueMisses");
-      return undefined;
-    }
-    const line = new InputLine(this.idBase + h, h, out, hops, dList);
-    this.lines[h] = line;
-    this.host.count("hotQueueAllocated");
-    return line;
-  }
-
   // Event #2: congestion at the output the NFQ's head requests (L1987).
   private detect(): void {
     const head = this.chains.head(0);
-    const line = this.allocate(
+    const line = this.lines.allocate(
       this.packets.outPort[head]!,
       1,
       new Set([this.packets.dstHost[head]!]),
@@ -220,7 +188,7 @@ export class NfqQueues implements InputQueueSet, IsolatingQueues {
   }
 
   private cfqBelow(h: number): void {
-    const line = this.lines[h]!;
+    const line = this.lines.at(h)!;
     const c = this.counts[1 + h]!;
     if (this.aboveHigh[h] === 1 && c <= this.t.lowPackets) {
       this.aboveHigh[h] = 0;
@@ -231,8 +199,7 @@ export class NfqQueues implements InputQueueSet, IsolatingQueues {
       this.host.send(this.context.inPort, "go", line);
     }
     if (c !== 0 || line.sentStop) return;
-    this.lines[h] = undefined;
-    line.unlink();
+    this.lines.release(h);
     this.host.count("hotQueueReleased");
     if (line.propagated) this.host.send(this.context.inPort, "deallocate", line);
     // A freed CFQ may take a tree the NFQ's head could not get one for.

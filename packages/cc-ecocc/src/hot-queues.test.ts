@@ -1,58 +1,25 @@
-import { Scheduler } from "@cclab/core-des";
-import { NO_PACKET, type PacketId, Packets, type QueueSetContext } from "@cclab/fabric";
-import { idlePort } from "@cclab/fabric/testing";
+import { NO_PACKET, type PacketId } from "@cclab/fabric";
 import { describe, expect, it } from "vitest";
-import { type InputLine, OutputCams } from "./cam.js";
-import { HotFlowQueues, type HotQueuesHost } from "./hot-queues.js";
-import type { MessageType } from "./messages.js";
+import { queueHarness } from "../test/queue-harness.js";
+import { HotFlowQueues } from "./hot-queues.js";
 
 const PORTS = 4;
 
-/** One input (port 0) of a 4-port switch, HTh 2, LTh 1, with a recording host. */
+/** One input (port 0) of a 4-port switch, HTh 2, LTh 1. */
 function setup(options: { hotQueues?: number; localRootHpq?: boolean } = {}) {
-  const packets = new Packets();
-  const cams = new OutputCams(PORTS, 2);
-  const sent: { type: MessageType; id: number; hops: number; dList: number[] }[] = [];
-  const roots = new Int32Array(PORTS);
-  const counts: Record<string, number> = {};
-  const host: HotQueuesHost = {
+  const h = queueHarness(PORTS, {
     hthPackets: 2,
     lthPackets: 1,
-    dListCap: 4,
     localRootHpq: options.localRootHpq ?? false,
     rootLineStopGo: true,
-    outputLineFor: (port, dst) => cams.matching(port, dst),
-    rootCount: (out, delta) => {
-      roots[out]! += delta;
-    },
-    send: (_inPort, type, line: InputLine) => {
-      sent.push({ type, id: line.id, hops: line.hops, dList: [...line.dList] });
-    },
-    count: (event) => {
-      counts[event] = (counts[event] ?? 0) + 1;
-    },
-  };
-  const context: QueueSetContext = {
-    switchIndex: 0,
-    inPort: 0,
-    vl: 0,
-    portCount: PORTS,
-    hostCount: 16,
-    packets,
-    scheduler: new Scheduler(),
-    port: () => idlePort(),
-    sendOnPort: () => {},
-    wake: () => {},
-  };
-  const queues = new HotFlowQueues(context, options.hotQueues ?? 2, host, 0);
+  });
+  const queues = new HotFlowQueues(h.context, options.hotQueues ?? 2, h.host, 0);
   const arrive = (out: number, dst: number): PacketId => {
-    const p = packets.create({ kind: "data", sizeBytes: 2048, dstHost: dst });
-    packets.outPort[p] = out;
+    const p = h.packet(out, dst);
     queues.enqueue(p);
     return p;
   };
-  const types = () => sent.map((m) => m.type);
-  return { packets, cams, sent, types, roots, counts, queues, arrive };
+  return { ...h, queues, arrive };
 }
 
 describe("HotFlowQueues (EcoCC input port)", () => {

@@ -7,6 +7,7 @@ import {
   type QueueSetContext,
 } from "@cclab/fabric";
 import { InputLine, type OutputLine } from "./cam.js";
+import { HotLines } from "./hot-lines.js";
 import type { MessageType } from "./messages.js";
 
 /** What the queues of one input need from their switch (ecocc-switch.ts). */
@@ -71,7 +72,7 @@ export class HotFlowQueues implements IsolatingQueues {
   /** Per CPQ: above HTh and not yet back to LTh (counted at its output, L2263). */
   private readonly cpqHot: Uint8Array;
   private readonly rootLines: (InputLine | undefined)[];
-  private readonly hpqLines: (InputLine | undefined)[];
+  private readonly hpqLines: HotLines;
   /** Per output, the next of its candidates (0: the CPQ, 1 + h: HPQ h) round robin starts at. */
   private readonly rr: Int32Array;
   private readonly portCount: number;
@@ -95,9 +96,9 @@ export class HotFlowQueues implements IsolatingQueues {
     this.counts = new Int32Array(p + hotQueues);
     this.cpqHot = new Uint8Array(p);
     this.rootLines = new Array<InputLine | undefined>(p).fill(undefined);
-    this.hpqLines = new Array<InputLine | undefined>(hotQueues).fill(undefined);
-    this.rr = new Int32Array(p);
     this.idBase = vlOrdinal * (p + hotQueues);
+    this.hpqLines = new HotLines(hotQueues, this.idBase + p, (event) => host.count(event));
+    this.rr = new Int32Array(p);
   }
 
   /** The VL these queues are for. */
@@ -110,16 +111,13 @@ export class HotFlowQueues implements IsolatingQueues {
   }
 
   get freeHotQueues(): number {
-    let free = 0;
-    for (const line of this.hpqLines) if (line === undefined) free++;
-    return free;
+    return this.hpqLines.free;
   }
 
   /** Lines in use: root lines and HPQ lines. */
   get linesInUse(): number {
-    let used = 0;
+    let used = this.hpqLines.inUse;
     for (const line of this.rootLines) if (line !== undefined) used++;
-    for (const line of this.hpqLines) if (line !== undefined) used++;
     return used;
   }
 
@@ -130,7 +128,7 @@ export class HotFlowQueues implements IsolatingQueues {
 
   /** The line of HPQ `h`, for tests and the switch's bookkeeping. */
   hotLine(h: number): InputLine | undefined {
-    return this.hpqLines[h];
+    return this.hpqLines.at(h);
   }
 
   rootLine(out: number): InputLine | undefined {
@@ -172,15 +170,7 @@ export class HotFlowQueues implements IsolatingQueues {
    * `out` is looked at again.
    */
   outputLineAdded(out: number, line: OutputLine): void {
-    for (const own of this.hpqLines) {
-      if (own === undefined || !own.orphan || own.op !== out) continue;
-      for (const dst of own.dList) {
-        if (line.dList.has(dst)) {
-          own.link(line);
-          break;
-        }
-      }
-    }
+    this.hpqLines.relinkOrphans(out, line);
     this.postProcess(out);
   }
 
@@ -199,7 +189,7 @@ export class HotFlowQueues implements IsolatingQueues {
         if (this.counts[out]! > 0) return 0;
         continue;
       }
-      const line = this.hpqLines[j - 1];
+      const line = this.hpqLines.at(j - 1);
       if (line !== undefined && line.op === out && !line.stopped) {
         if (this.counts[this.portCount + j - 1]! > 0) return j;
       }
@@ -214,11 +204,11 @@ export class HotFlowQueues implements IsolatingQueues {
       const packet = chains.head(out);
       if (packet === NO_PACKET) return;
       const dst = this.packets.dstHost[packet]!;
-      let line = this.hpqLineFor(out, dst);
+      let line = this.hpqLines.lineFor(out, dst);
       if (line === undefined) {
         const outLine = this.host.outputLineFor(out, dst);
         if (outLine === undefined) return;
-        line = this.allocateHotLine(out, outLine.hops + 1, outLine.dList);
+        line = this.hpqLines.allocate(out, outLine.hops + 1, outLine.dList);
         if (line === undefined) return;
         line.link(outLine);
       }
@@ -230,32 +220,6 @@ export class HotFlowQueues implements IsolatingQueues {
       this.cpqBelow(out);
       if (this.counts[q]! > this.host.hthPackets) this.hpqAbove(line);
     }
-  }
-
-  private hpqLineFor(out: number, dst: number): InputLine | undefined {
-    let first: InputLine | undefined;
-    for (const line of this.hpqLines) {
-      if (line === undefined || line.op !== out || !line.dList.has(dst)) continue;
-      if (first === undefined || line.id < first.id) first = line;
-    }
-    return first;
-  }
-
-  // A free HPQ with a new line, or undefined (counted as a miss).
-  private allocateHotLine(
-    out: number,
-    hops: number,
-    dList: ReadonlySet<number>,
-  ): InputLine | undefined {
-    const h = this.hpqLines.indexOf(undefined);
-    if (h < 0) {
-      this.host.count("hotQueueMisses");
-      return undefined;
-    }
-    const line = new InputLine(this.idBase + this.portCount + h, h, out, hops, dList);
-    this.hpqLines[h] = line;
-    this.host.count("hotQueueAllocated");
-    return line;
   }
 
   // CPQ[out] holds more than HTh packets.
@@ -278,7 +242,7 @@ export class HotFlowQueues implements IsolatingQueues {
     this.host.count("rootsDetected");
     const dList = this.destinationsIn(out);
     if (this.host.localRootHpq) {
-      const line = this.allocateHotLine(out, 1, dList);
+      const line = this.hpqLines.allocate(out, 1, dList);
       if (line !== undefined) {
         this.propagate(line);
         this.postProcess(out);
@@ -339,15 +303,14 @@ export class HotFlowQueues implements IsolatingQueues {
 
   // HPQ h lost a packet: a go at LTh; once empty with no stop pending it is freed (L2287).
   private hpqBelow(h: number): void {
-    const line = this.hpqLines[h]!;
+    const line = this.hpqLines.at(h)!;
     const c = this.counts[this.portCount + h]!;
     if (line.sentStop && c <= this.host.lthPackets) {
       line.sentStop = false;
       this.host.send(this.context.inPort, "go", line);
     }
     if (c !== 0 || line.sentStop) return;
-    this.hpqLines[h] = undefined;
-    line.unlink();
+    this.hpqLines.release(h);
     this.host.count("hotQueueReleased");
     if (line.propagated) this.host.send(this.context.inPort, "deallocate", line);
     // A freed HPQ may now take a tree a head could not get one for (L2587).
