@@ -1,7 +1,8 @@
 import { NO_PACKET, type PacketColumn, type PacketId, Packets } from "@cclab/fabric";
 import { fc, test } from "@fast-check/vitest";
 import { describe, expect, it } from "vitest";
-import { Arbiter, type ArbiterLanes, type ArbitrationTarget } from "./arbiter.js";
+import type { Arbiter, ArbiterLanes, ArbitrationTarget } from "./arbiter.js";
+import { createArbiter, ManyLaneArbiter } from "./many-lane-arbiter.js";
 
 /**
  * A switch reduced to what the arbiter asks: queues of packet ids per (input, VL, output), a
@@ -80,7 +81,7 @@ function fake(
   const vlCount = lanes.vlCount ?? 1;
   const sw = new FakeSwitch(portCount, vlCount);
   if (oldestFirst) sw.arrivedPs = sw.packets.column("test.arrivedPs", Float64Array);
-  sw.arbiter = new Arbiter(
+  sw.arbiter = createArbiter(
     portCount,
     { vlCount, controlVls: [], lowPriorityVls: [], ...lanes },
     readPorts,
@@ -256,4 +257,104 @@ describe("Arbiter", () => {
       sw.finish(out, g.input);
     }
   });
+
+  // With more than 16 VLs (VOQnet's lane per destination) switches use ManyLaneArbiter, whose
+  // crossbar stage walks only the data VLs with packets waiting for the output: it must grant as
+  // the walk over every lane would, with control lanes, weights and low-priority lanes.
+  test.prop(
+    [
+      fc.integer({ min: 17, max: 70 }),
+      fc.integer({ min: 2, max: 6 }),
+      // Most packets on a few busy VLs (so weights and the pointer matter), some on any VL.
+      fc.uniqueArray(fc.nat(69), { minLength: 1, maxLength: 6 }),
+      fc.array(
+        fc.record({
+          input: fc.nat(5),
+          out: fc.nat(5),
+          vl: fc.oneof(fc.nat(69), fc.integer({ min: -6, max: -1 })),
+          size: fc.integer({ min: 64, max: 2000 }),
+        }),
+        { maxLength: 200 },
+      ),
+      fc.array(fc.nat(5), { minLength: 1, maxLength: 80 }),
+      fc.array(fc.integer({ min: 1, max: 3 }), { minLength: 70, maxLength: 70 }),
+      fc.uniqueArray(fc.nat(69), { maxLength: 4 }),
+      fc.integer({ min: 0, max: 2000 }),
+    ],
+    { numRuns: 150 },
+  )(
+    "with many VLs grants as a walk over every lane would",
+    (vlCount, ports, busy, adds, serves, w, special, roomBytes) => {
+      const lanesOf = special.map((vl) => vl % vlCount).filter((vl, i, a) => a.indexOf(vl) === i);
+      const controlVls = lanesOf.slice(0, 2);
+      const lowPriorityVls = lanesOf.slice(2);
+      const weights = w.slice(0, vlCount);
+      const sw = fake(ports, { vlCount, controlVls, lowPriorityVls, weights });
+      expect(sw.arbiter).toBeInstanceOf(ManyLaneArbiter);
+      for (const a of adds) {
+        const vl = a.vl < 0 ? busy[-a.vl % busy.length]! : a.vl;
+        sw.add(a.input % ports, vl % vlCount, a.out % ports, a.size);
+      }
+      // Every third VL has a room limit downstream.
+      const room = (vl: number) => (vl % 3 === 0 ? roomBytes : Number.POSITIVE_INFINITY);
+      for (let out = 0; out < ports; out++) {
+        for (let vl = 0; vl < vlCount; vl += 3) sw.room.set(`${out}/${vl}`, roomBytes);
+      }
+      const dataVls = Array.from({ length: vlCount }, (_, vl) => vl).filter(
+        (vl) => !lanesOf.includes(vl),
+      );
+      const rr = new Array(ports).fill(0);
+      const pointer = new Array(ports).fill(0);
+      const served = new Array(ports).fill(0);
+      const firstInput = (out: number, vl: number) => {
+        for (let i = 0; i < ports; i++) {
+          const input = (rr[out] + i) % ports;
+          const head = sw.headFor(input, vl, out);
+          if (head !== NO_PACKET && sw.packets.sizeBytes[head]! <= room(vl)) return input;
+        }
+        return undefined;
+      };
+      for (const s of serves) {
+        const out = s % ports;
+        let expected: { input: number; vl: number } | undefined;
+        for (const vl of controlVls) {
+          const input = firstInput(out, vl);
+          if (input !== undefined) {
+            expected = { input, vl };
+            break;
+          }
+        }
+        for (let k = 0; expected === undefined && k < dataVls.length; k++) {
+          const j = (pointer[out] + k) % dataVls.length;
+          const vl = dataVls[j]!;
+          const input = firstInput(out, vl);
+          if (input === undefined) continue;
+          expected = { input, vl };
+          const count = k === 0 ? served[out] + 1 : 1;
+          if (count >= weights[vl]!) {
+            pointer[out] = (j + 1) % dataVls.length;
+            served[out] = 0;
+          } else {
+            pointer[out] = j;
+            served[out] = count;
+          }
+        }
+        for (const vl of lowPriorityVls) {
+          if (expected !== undefined) break;
+          const input = firstInput(out, vl);
+          if (input !== undefined) expected = { input, vl };
+        }
+        const before = sw.grants.length;
+        expect(sw.arbiter.serveLanes(out, false)).toBe(expected !== undefined);
+        if (expected === undefined) {
+          expect(sw.grants.length).toBe(before);
+          continue;
+        }
+        const g = sw.grants.at(-1)!;
+        expect({ input: g.input, vl: g.vl }).toEqual(expected);
+        rr[out] = (g.input + 1) % ports;
+        sw.finish(out, g.input);
+      }
+    },
+  );
 });

@@ -39,17 +39,21 @@ export interface ArbiterLanes {
  * output, VL), and bit sets of the inputs with packets for (output, VL), the outputs each input
  * has packets for, the inputs with a free read port and the outputs whose crossbar side is
  * free. Every walk visits them in the same round-robin order a scan over all ports would.
+ *
+ * It tries each data lane in turn: with more than 16 VLs (VOQnet's lane per destination) a
+ * switch uses {@link ManyLaneArbiter}, which visits only the lanes with packets waiting. The
+ * subclass leaves this class's hot path as it is for the few lanes of most fabrics.
  */
 export class Arbiter {
   private readonly portCount: number;
-  private readonly vlCount: number;
+  protected readonly vlCount: number;
   private readonly readPorts: number;
   /**
    * Packets in the input queues routed to each output and VL, at `[out * vlCount + vl]`. A
    * queue set's `headFor(out)` only returns a packet routed to `out`, so where this is 0 no
    * input can offer one: arbitration skips the scan over inputs (hot loop).
    */
-  private readonly waitingFor: Int32Array;
+  protected readonly waitingFor: Int32Array;
   /**
    * The same per input: packets of input `i` routed to (out, VL), at
    * `[(out * vlCount + vl) * portCount + i]`. Arbitration asks a queue set for a head only
@@ -76,14 +80,14 @@ export class Arbiter {
   /** Per input, the output its round robin starts at, and its read ports in use. */
   private readonly inRr: Int32Array;
   private readonly readBusy: Int32Array;
-  private readonly controlVls: Int32Array;
-  private readonly dataVls: Int32Array;
+  protected readonly controlVls: Int32Array;
+  protected readonly dataVls: Int32Array;
   /** Weighted round-robin weight of each entry of `dataVls`, in packets. */
-  private readonly dataWeights: Int32Array;
-  private readonly lowVls: Int32Array;
+  protected readonly dataWeights: Int32Array;
+  protected readonly lowVls: Int32Array;
   /** Per output, the data-lane round robin of the crossbar stage and of the link stage. */
-  private readonly xbarVlRr: Int32Array;
-  private readonly xbarVlServed: Int32Array;
+  protected readonly xbarVlRr: Int32Array;
+  protected readonly xbarVlServed: Int32Array;
   private readonly linkVlRr: Int32Array;
   private readonly linkVlServed: Int32Array;
 
@@ -228,7 +232,7 @@ export class Arbiter {
   // `out` grants, round-robin over inputs, the first input with a packet for it on `vl` at a
   // queue head, a free read port and room downstream; with `oldest-first`, among those the one
   // whose head arrived first (a tie goes to the first in round-robin order).
-  private grant(out: number, vl: number): boolean {
+  protected grant(out: number, vl: number): boolean {
     const v = this.vlCount;
     const ov = out * v + vl;
     if (this.waitingFor[ov] === 0) return false;

@@ -1,3 +1,4 @@
+import { MAX_VLS } from "@cclab/fabric";
 import { describe, expect, it } from "vitest";
 import { voqPerOutput } from "./queues/voq-port.js";
 import { DEFAULT_SWITCH_CONFIG, queueingPartOf, resolveSwitchConfig } from "./switch-config.js";
@@ -11,6 +12,14 @@ describe("resolveSwitchConfig", () => {
     expect(config.routingLatencyNs).toBe(DEFAULT_SWITCH_CONFIG.routingLatencyNs);
   });
 
+  it("accepts up to MAX_VLS VLs (1024): beyond InfiniBand's 16, VOQnet's lane per destination", () => {
+    expect(MAX_VLS).toBe(1024);
+    expect(resolveSwitchConfig({ vlCount: 64 }, "credit").vlCount).toBe(64);
+    expect(resolveSwitchConfig({ vlCount: MAX_VLS, controlVls: [1023] }, "credit").vlCount).toBe(
+      MAX_VLS,
+    );
+  });
+
   it("maps queueing names to their parts and passes plug-ins through", () => {
     expect(queueingPartOf(resolveSwitchConfig({}, "credit")).name).toBe("voq-port");
     expect(queueingPartOf(resolveSwitchConfig({ queueing: "1q" }, "credit")).name).toBe("1q");
@@ -20,7 +29,8 @@ describe("resolveSwitchConfig", () => {
 
   it.each([
     [{ vlCount: 0 }, "credit", /vlCount must be a whole number ≥ 1/],
-    [{ vlCount: 17 }, "credit", /vlCount must be ≤ 16/],
+    [{ vlCount: 1025 }, "credit", /^switch\.vlCount must be in 1\.\.1024 .*, got 1025$/],
+    [{ vlCount: 2.5 }, "credit", /vlCount must be a whole number/],
     [{ controlVls: [1] }, "credit", /controlVls: 1 is not a VL in 0..0/],
     [{ switching: "wormhole" }, "credit", /switching must be "vct" or "saf"/],
     [{ routingLatencyNs: -1 }, "credit", /routingLatencyNs must be a number ≥ 0/],

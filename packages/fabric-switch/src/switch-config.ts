@@ -1,5 +1,12 @@
 import { nsToPs } from "@cclab/core-des";
-import type { FlowControlDiscipline, PauseRule, QueueingPart, ReceiveTiming } from "@cclab/fabric";
+import {
+  type FlowControlDiscipline,
+  INFINIBAND_VLS,
+  MAX_VLS,
+  type PauseRule,
+  type QueueingPart,
+  type ReceiveTiming,
+} from "@cclab/fabric";
 import type { ArbiterLanes } from "./arbiter.js";
 import { singleQueue } from "./queues/single-queue.js";
 import { voqPerDestination } from "./queues/voq-destination.js";
@@ -39,7 +46,11 @@ export interface PfcThresholds {
 }
 
 export interface SwitchConfig {
-  /** Virtual lanes (InfiniBand) or priorities (PFC) per port. */
+  /**
+   * Virtual lanes (InfiniBand) or priorities (PFC) per port, 1..`MAX_VLS` (1024). InfiniBand
+   * has at most 16; more model VOQnet, a lane per destination host (docs/model.md, "Input
+   * side").
+   */
   readonly vlCount: number;
   /** VLs served with strict priority over the data VLs (control lanes). */
   readonly controlVls: readonly number[];
@@ -150,8 +161,11 @@ export function resolveSwitchConfig(
   }
   const config: SwitchConfig = { ...DEFAULT_SWITCH_CONFIG, ...partial };
   requireNumber(`${where}.vlCount`, config.vlCount, { min: 1, integer: true });
-  if (config.vlCount > 16)
-    throw new RangeError(`${where}.vlCount must be ≤ 16, got ${config.vlCount}`);
+  if (config.vlCount > MAX_VLS) {
+    throw new RangeError(
+      `${where}.vlCount must be in 1..${MAX_VLS} (InfiniBand has ${INFINIBAND_VLS} VLs; more model VOQnet's lane per destination), got ${config.vlCount}`,
+    );
+  }
   for (const vl of config.controlVls) {
     if (!Number.isInteger(vl) || vl < 0 || vl >= config.vlCount) {
       throw new RangeError(`${where}.controlVls: ${vl} is not a VL in 0..${config.vlCount - 1}`);

@@ -17,10 +17,11 @@ import {
   type ReceiveTiming,
   type SwitchPart,
 } from "@cclab/fabric";
-import { Arbiter, type ArbitrationTarget } from "./arbiter.js";
+import type { Arbiter, ArbitrationTarget } from "./arbiter.js";
 import { ControlQueues } from "./control-queues.js";
 import { Forwarding, noRouteError } from "./forwarding.js";
 import { InputQueues } from "./input-queues.js";
+import { createArbiter } from "./many-lane-arbiter.js";
 import { OutputBuffers } from "./output-buffers.js";
 import { SwitchPortView } from "./port-view.js";
 import {
@@ -156,7 +157,7 @@ export class Switch implements LinkReceiver, LinkSender, ArbitrationTarget {
       config.arbitration === "oldest-first"
         ? setup.packets.column(ARRIVED_PS_COLUMN, Float64Array)
         : undefined;
-    this.arbiter = new Arbiter(
+    this.arbiter = createArbiter(
       portCount,
       lanes,
       config.readPorts,

@@ -85,7 +85,7 @@ export function planLanes(
       })
       .filter((s) => s !== undefined);
     problems.push(
-      `the lanes make ${vlCount} VLs, more than the ${maxVls} a port has: ${base.vlCount} data VL${base.vlCount === 1 ? "" : "s"}; ${adds.join("; ")}`,
+      `the lanes make ${vlCount} VLs, more than the ${maxVls} a port may have: ${base.vlCount} data VL${base.vlCount === 1 ? "" : "s"}; ${adds.join("; ")}`,
     );
   }
   if (problems.length > 0) throw new TypeError(problems.map((p) => `cc: ${p}`).join("\n"));

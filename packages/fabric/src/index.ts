@@ -86,3 +86,4 @@ export {
   type SpecVersionRange,
   satisfiesSpecVersion,
 } from "./version.js";
+export { INFINIBAND_VLS, MAX_VLS } from "./vl-limit.js";

@@ -1,6 +1,7 @@
 import { fc, test } from "@fast-check/vitest";
 import { describe, expect, it } from "vitest";
 import { DATA_KIND, Ecn, NO_PACKET, Packets } from "./packet.js";
+import { MAX_VLS } from "./vl-limit.js";
 
 describe("Packets, the packet store", () => {
   it("gives a new packet every field at its default, also when the id is reused", () => {
@@ -47,6 +48,14 @@ describe("Packets, the packet store", () => {
     });
     expect(packets.next[q]).toBe(NO_PACKET);
     expect(packets.kindCode[q]).toBe(DATA_KIND);
+  });
+
+  it("holds VLs and SLs up to MAX_VLS − 1 (16-bit columns), also when the store grows", () => {
+    const packets = new Packets(1);
+    const p = packets.create({ vl: MAX_VLS - 1, sl: 700 });
+    for (let k = 0; k < 4; k++) packets.alloc(); // grows the store
+    expect(packets.snapshot(p)).toMatchObject({ vl: 1023, sl: 700 });
+    expect(packets.snapshot(packets.copy(p))).toMatchObject({ vl: 1023, sl: 700 });
   });
 
   it("replies to a data packet's sender on its flow and SL, also when the store grows", () => {

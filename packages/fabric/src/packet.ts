@@ -146,8 +146,8 @@ export interface PacketSnapshot {
 export class Packets {
   /** Bytes on the wire, header included. */
   sizeBytes: Int32Array<ArrayBuffer>;
-  /** Virtual lane / priority used on the current link. */
-  vl: Uint8Array<ArrayBuffer>;
+  /** Virtual lane / priority used on the current link (16 bits: up to `MAX_VLS` lanes). */
+  vl: Uint16Array<ArrayBuffer>;
   /** Output port chosen at the current switch, or −1 before routing. */
   outPort: Int16Array<ArrayBuffer>;
   dstHost: Int32Array<ArrayBuffer>;
@@ -173,8 +173,8 @@ export class Packets {
   /** Payload bytes of the whole message (lets a receiver see completion under reordering). */
   messageBytes: Float64Array<ArrayBuffer>;
   srcHost: Int32Array<ArrayBuffer>;
-  /** Service level (InfiniBand) or priority (Ethernet PFC), end to end. */
-  sl: Uint8Array<ArrayBuffer>;
+  /** Service level (InfiniBand) or priority (Ethernet PFC), end to end (16 bits, as `vl`). */
+  sl: Uint16Array<ArrayBuffer>;
   /** InfiniBand forward and backward explicit congestion notification bits (0 or 1). */
   fecn: Uint8Array<ArrayBuffer>;
   becn: Uint8Array<ArrayBuffer>;
@@ -198,7 +198,7 @@ export class Packets {
     const capacity = Math.max(1, Math.ceil(initialCapacity));
     this.capacity = capacity;
     this.sizeBytes = new Int32Array(capacity);
-    this.vl = new Uint8Array(capacity);
+    this.vl = new Uint16Array(capacity);
     this.outPort = new Int16Array(capacity);
     this.dstHost = new Int32Array(capacity);
     this.flowId = new Float64Array(capacity);
@@ -211,7 +211,7 @@ export class Packets {
     this.lastOfMessage = new Uint8Array(capacity);
     this.messageBytes = new Float64Array(capacity);
     this.srcHost = new Int32Array(capacity);
-    this.sl = new Uint8Array(capacity);
+    this.sl = new Uint16Array(capacity);
     this.fecn = new Uint8Array(capacity);
     this.becn = new Uint8Array(capacity);
     this.ecn = new Uint8Array(capacity);

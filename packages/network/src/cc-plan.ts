@@ -4,6 +4,7 @@ import {
   compositionErrors,
   type DeclaringPart,
   type LanePlan,
+  MAX_VLS,
   planLanes,
   type SwitchPartFactory,
 } from "@cclab/fabric";
@@ -42,8 +43,6 @@ export interface CcPlan {
   /** Each host scheme's parts, for the lanes its context lists. */
   readonly hostParts: ReadonlyMap<CcScheme, readonly DeclaringPart[]>;
 }
-
-const MAX_VLS = 16;
 
 /**
  * Checks every part's contract version and declarations and adds their lanes to the fabric's

@@ -7,6 +7,7 @@ describe("Network rejects bad input before the run, naming the field", () => {
     [{ flowControl: "xon" as never }, /flowControl must be "credit" or "pfc"/],
     [{ switch: { bufferBytes: 5 } as never }, /switch: unknown key "bufferBytes"/],
     [{ switch: { readPorts: 0 } }, /switch.readPorts must be a whole number ≥ 1/],
+    [{ switch: { vlCount: 1025 } }, /switch.vlCount must be in 1\.\.1024 .*got 1025/],
     [
       { switch: { vlCount: 2, vlWeights: [1] } },
       /switch.vlWeights must list one weight per VL \(2\)/,
@@ -58,6 +59,18 @@ describe("Network rejects bad input before the run, naming the field", () => {
     expect(
       () => new Network(singleSwitch({ hosts: 2, rateGbps: 10, latencyNs: 10 }), options),
     ).toThrow(message);
+  });
+
+  it("accepts up to 1024 VLs (beyond InfiniBand's 16: VOQnet's lane per destination)", () => {
+    const topology = singleSwitch({ hosts: 2, rateGbps: 10, latencyNs: 10 });
+    expect(new Network(topology, { switch: { vlCount: 64 } }).switchConfig.vlCount).toBe(64);
+    const net = new Network(topology, { switch: { vlCount: 1024 } });
+    expect(net.hosts[0]!.portView().vlCount).toBe(1024);
+    net.addMessage(0, { dstHost: 1, bytes: 5000, startPs: 0, sl: 1023 });
+    const vls = new Set<number>();
+    net.onDelivery((packet) => vls.add(net.packets.vl[packet]!));
+    expect(net.run()).toBe("empty");
+    expect([...vls]).toEqual([1023]);
   });
 
   it("rejects a message to an unknown host, to itself, or with no bytes", () => {

@@ -100,12 +100,14 @@ interface Case {
   readonly messages: { src: number; dst: number; bytes: number; startNs: number; sl: number }[];
 }
 
-const caseArb = (discipline: "credit" | "pfc"): fc.Arbitrary<Case> =>
+// `manyVls`: 17–70 VLs (VOQnet's lane per destination, beyond InfiniBand's 16), each message on
+// the VL of its destination host.
+const caseArb = (discipline: "credit" | "pfc", manyVls = false): fc.Arbitrary<Case> =>
   fc
     .record({
       topology: topologyArb,
       mtuBytes: fc.constantFrom(256, 1024, 2048),
-      vlCount: fc.integer({ min: 1, max: 2 }),
+      vlCount: manyVls ? fc.integer({ min: 17, max: 70 }) : fc.integer({ min: 1, max: 2 }),
       queueing: fc.constantFrom("1q" as const, "voq-port" as const, "voq-dest" as const),
       switching: fc.constantFrom("vct" as const, "saf" as const),
       readPorts: fc.integer({ min: 1, max: 2 }),
@@ -184,7 +186,8 @@ const caseArb = (discipline: "credit" | "pfc"): fc.Arbitrary<Case> =>
         const src = m.src % hosts;
         let dst = m.dst % hosts;
         if (dst === src) dst = (dst + 1) % hosts;
-        return { src, dst, bytes: m.bytes, startNs: m.startNs, sl: m.sl % r.vlCount };
+        const sl = manyVls ? dst : m.sl % r.vlCount;
+        return { src, dst, bytes: m.bytes, startNs: m.startNs, sl };
       });
       return { topology: r.topology, options, messages };
     });
@@ -275,6 +278,15 @@ for (const discipline of ["credit", "pfc"] as const) {
     },
   );
 }
+
+// Many VLs, each destination on its own: every VL of every link keeps its own credits.
+test.prop([caseArb("credit", true)], { numRuns: 40 })(
+  "credit, a VL per destination: lossless, exactly once, in order, credits conserved",
+  (c) => {
+    const { violation } = runCase(c);
+    expect(violation).toBeUndefined();
+  },
+);
 
 test.prop([fc.constantFrom("credit" as const, "pfc" as const).chain((d) => caseArb(d))], {
   numRuns: RUNS,

@@ -32,7 +32,8 @@ export function buildNetwork(
   egress?: EgressMeter,
   trace?: PacketTrace,
 ): BuiltNetwork {
-  const { pfc: hostPfc, ...host } = scenario.host;
+  // `slMapping` is the runner's: it gives each message its SL as the traffic feed hands it over.
+  const { pfc: hostPfc, slMapping: _slMapping, ...host } = scenario.host;
   const { queueing, vlWeights, pfc, ...sw } = scenario.switch;
   const occupancy = scenario.metrics.series.includes("port-occupancy");
   const switchConfig: Partial<SwitchConfig> = {

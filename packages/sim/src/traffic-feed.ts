@@ -27,6 +27,11 @@ export class TrafficFeed {
   private readonly kind: number;
   /** Patterns whose messages are released on demand (greedy nodes with budgets). */
   private readonly budget: BudgetRelease | undefined;
+  /**
+   * `host.slMapping: destination`: a message's SL is its destination host's index, whatever
+   * its traffic gives, so each destination has a VL of its own (VOQnet).
+   */
+  private readonly slByDestination: boolean;
 
   constructor(
     scenario: ResolvedScenario,
@@ -36,6 +41,7 @@ export class TrafficFeed {
     readFile: (path: string) => string,
   ) {
     const { fabric } = network.topology;
+    this.slByDestination = scenario.host.slMapping === "destination";
     const rng = createRng(scenario.seed);
     const sources: TrafficSource[] = [];
     const budgetStreams: BudgetStream[] = [];
@@ -92,9 +98,11 @@ export class TrafficFeed {
     if (m !== undefined) scheduler.schedule(m.startPs, this.kind, 0);
   }
 
-  // Counts a message as offered and queues it at its source host; returns its message id.
+  // Counts a message as offered and queues it at its source host, with its SL by
+  // `host.slMapping` (the collector counts the flow under the SL the host sends on); returns
+  // its message id.
   private handOver(m: TrafficMessage): number {
-    const sl = m.sl ?? 0;
+    const sl = this.slByDestination ? m.dstHost : (m.sl ?? 0);
     this.collector.offered(m.srcHost, m.dstHost, sl, m.bytes, m.group ?? "default");
     this.offered++;
     this.offeredBytes += m.bytes;

@@ -211,6 +211,39 @@ export const MALFORMED: readonly MalformedCase[] = [
     says: "flows[0].sl = 2 is not a service level of this fabric (0..1",
   },
   {
+    what: "more VLs than a port may have",
+    document: withTop({ switch: { vlCount: 1025 } }),
+    path: "switch.vlCount",
+    says: "must be a whole number in 1..1024, got 1025",
+  },
+  {
+    what: "a control VL beyond the VLs a port may have",
+    document: withTop({ switch: { vlCount: 2, controlVls: [1024] } }),
+    path: "switch.controlVls[0]",
+    says: "must be a whole number in 0..1023, got 1024",
+  },
+  {
+    what: "an SL mapping the host does not have",
+    document: withTop({ host: { slMapping: "source" } }),
+    path: "host.slMapping",
+    says: 'must be one of "message", "destination", got "source"',
+  },
+  {
+    what: "a VL per destination with fewer VLs than hosts",
+    document: withTop({ switch: { vlCount: 3 }, host: { slMapping: "destination" } }),
+    path: "host.slMapping",
+    says: "needs switch.vlCount ≥ 4 (the host count), got 3",
+  },
+  {
+    what: "a control VL that a destination's data would use",
+    document: withTop({
+      switch: { vlCount: 5, controlVls: [2] },
+      host: { slMapping: "destination" },
+    }),
+    path: "switch.controlVls",
+    says: '2 carries destination 2\'s data under host.slMapping "destination": control VLs must be ≥ 4',
+  },
+  {
     what: "a host name the topology does not have",
     document: withTop({ traffic: [{ pattern: "hotspot", hotspot: "H9", senders: [1, 2] }] }),
     path: "traffic[0].hotspot",

@@ -4,7 +4,7 @@
  * work, naming both parts, before anything runs; and two host groups may run two schemes whose
  * switch parts share the switches, each seeing its own group's lanes.
  */
-import { type CcScheme, DATA_KIND, Ecn, type SenderPartFactory } from "@cclab/fabric";
+import { type CcScheme, DATA_KIND, Ecn, MAX_VLS, type SenderPartFactory } from "@cclab/fabric";
 import { singleSwitch } from "@cclab/topologies";
 import { describe, expect, it } from "vitest";
 import { Network } from "../../src/index.js";
@@ -42,7 +42,7 @@ describe("composition by declaration", () => {
     );
   });
 
-  it("rejects lanes beyond the 16 VLs of a port, listing what each part adds", () => {
+  it("rejects lanes beyond the 1024 VLs a port may have, listing what each part adds", () => {
     const many = (name: string, count: number): CcScheme => ({
       specVersion: "^3.0.0",
       name,
@@ -56,10 +56,12 @@ describe("composition by declaration", () => {
         create: () => ({}),
       },
     });
+    const options = { cc: many("x", 8), switchCc: [{ scheme: many("y", 8) }] };
     expect(
-      () => new Network(topology(), { cc: many("x", 8), switchCc: [{ scheme: many("y", 8) }] }),
-    ).toThrow(
-      /the lanes make 17 VLs, more than the 16 a port has: 1 data VL; switch part "x" of scheme "x" adds 8; switch part "y" of scheme "y" adds 8/,
+      () => new Network(topology(), { ...options, switch: { vlCount: MAX_VLS - 16 } }).switchConfig,
+    ).not.toThrow();
+    expect(() => new Network(topology(), { ...options, switch: { vlCount: 1009 } })).toThrow(
+      /the lanes make 1025 VLs, more than the 1024 a port may have: 1009 data VLs; switch part "x" of scheme "x" adds 8; switch part "y" of scheme "y" adds 8/,
     );
   });
 

@@ -213,6 +213,7 @@ export async function resolveScenario(
       message: "give run.durationUs (µs), or run.untilComplete: true for finite traffic",
     });
   }
+  issues.push(...slMappingIssues(sections, topology));
   const binUs = (sections.metrics ?? metricsSchema.parse({})).binUs;
   if (run?.durationUs !== undefined && run.durationUs / binUs > MAX_BINS) {
     issues.push({
@@ -288,6 +289,33 @@ function resolveTopology(
     issues.push({ path: "topology", message: (error as Error).message });
     return {};
   }
+}
+
+// `host.slMapping: destination` gives destination d the SL, and so the VL, d: every host needs
+// a data VL of its own, none of them a control VL.
+function slMappingIssues(
+  sections: Partial<ScenarioTop>,
+  topology: Topology | undefined,
+): ScenarioIssue[] {
+  const sw = sections.switch;
+  if (sections.host?.slMapping !== "destination" || sw === undefined || topology === undefined) {
+    return [];
+  }
+  const hosts = topology.fabric.hosts.length;
+  if (sw.vlCount < hosts) {
+    return [
+      {
+        path: "host.slMapping",
+        message: `"destination" puts each destination host on a VL of its own: needs switch.vlCount ≥ ${hosts} (the host count), got ${sw.vlCount}`,
+      },
+    ];
+  }
+  return sw.controlVls
+    .filter((vl) => vl < hosts)
+    .map((vl) => ({
+      path: "switch.controlVls",
+      message: `${vl} carries destination ${vl}'s data under host.slMapping "destination": control VLs must be ≥ ${hosts} (the host count)`,
+    }));
 }
 
 // Each traffic entry against its pattern's schema and checks.

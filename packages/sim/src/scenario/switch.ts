@@ -1,3 +1,4 @@
+import { INFINIBAND_VLS, MAX_VLS } from "@cclab/fabric";
 import { DEFAULT_SWITCH_CONFIG, QUEUEING_SCHEMES } from "@cclab/fabric-switch";
 import { z } from "zod";
 import { bytes, count, oneOf, ratio, strictObject, time } from "./fields.js";
@@ -48,11 +49,13 @@ const pfc = strictObject(
 
 /** The `switch` section: every switch of the fabric uses it (docs/model.md, "Through a switch"). */
 export const switchSchema = strictObject({
-  vlCount: count("virtual lanes (InfiniBand) or priorities (PFC) per port", 1, 16).default(
-    d.vlCount,
-  ),
+  vlCount: count(
+    `virtual lanes (InfiniBand) or priorities (PFC) per port, 1..${MAX_VLS}: InfiniBand has at most ${INFINIBAND_VLS}, more model VOQnet's lane per destination (host.slMapping: destination)`,
+    1,
+    MAX_VLS,
+  ).default(d.vlCount),
   controlVls: z
-    .array(count("a VL index", 0, 15))
+    .array(count("a VL index", 0, MAX_VLS - 1))
     .default([...d.controlVls])
     .describe("VLs served with strict priority over data VLs"),
   vlWeights: z
