@@ -42,9 +42,16 @@ function unitOf(doc: ParamDoc): string {
   return said?.[1] ?? "";
 }
 
-// Long lists (a 128-entry CCT) shortened to their first entries and their length.
+// Long lists (a 128-entry CCT) shortened to their first entries and their length, long objects
+// to "{…}". "-" is a key a preset leaves out (ecocc's throttle under the variants that do not
+// throttle).
 function shown(json: string): string {
+  if (json === "-") return json;
   const value: unknown = JSON.parse(json);
+  // An object's keys have rows of their own, which show each default.
+  if (typeof value === "object" && value !== null && !Array.isArray(value) && json.length > 40) {
+    return "{…}";
+  }
   if (!Array.isArray(value) || value.length <= 8) return json;
   const head = value
     .slice(0, 3)
