@@ -11,11 +11,18 @@ import { type Override, runScenario } from "./scenario-file.js";
 
 export const PATTERNS = [1, 2, 3] as const;
 export type Pattern = (typeof PATTERNS)[number];
-export const CONFIGS = [
-  { id: 1, hosts: 64, label: "#1 (64 nodes)" },
-  { id: 2, hosts: 256, label: "#2 (256 nodes)" },
-] as const;
-export type Config = (typeof CONFIGS)[number];
+/** A fabric of the papers' tables: its number, nodes, label and link rate. */
+export interface Config {
+  readonly id: number;
+  readonly hosts: number;
+  readonly label: string;
+  readonly linkGbps: number;
+}
+/** Paper VI's Table 1 (L2337–2340), 5 GB/s links (L2333). */
+export const CONFIGS: readonly Config[] = [
+  { id: 1, hosts: 64, label: "#1 (64 nodes)", linkGbps: 40 },
+  { id: 2, hosts: 256, label: "#2 (256 nodes)", linkGbps: 40 },
+];
 
 const ecocc = (variant: "ecocc" | "hfdi" | "ccfit" | "fbicm") => ({
   switch: { plugin: "ecocc", params: { variant } },
@@ -29,21 +36,26 @@ const IB_ITH = {
 export interface Scheme {
   readonly id: string;
   readonly label: string;
-  readonly overrides: readonly Override[];
+  /** The changes to the shipped scenario, or a function of the configuration giving them. */
+  readonly overrides: readonly Override[] | ((c: Config) => readonly Override[]);
 }
+
+/**
+ * VOQnet as Paper VI models it (L2346–2349): a VL per destination, each with its own 128 KiB
+ * buffer and credits at every input (`switch.vlCount` = the nodes, `host.slMapping:
+ * destination`).
+ */
+const voqnet = (c: Config): readonly Override[] => [
+  ["cc", {}],
+  ["switch.vlCount", c.hosts],
+  ["host.slMapping", "destination"],
+];
 
 /** The schemes of Table 3 (L2344–2362), as overrides of the shipped (EcoCC) scenarios. */
 export const SCHEMES = [
   { id: "1vl", label: "1VL", overrides: [["cc", {}]] },
   { id: "ib-ith", label: "IB-ITh", overrides: [["cc", IB_ITH]] },
-  {
-    id: "voqnet",
-    label: "VOQnet",
-    overrides: [
-      ["cc", {}],
-      ["switch.queueing", "voq-dest"],
-    ],
-  },
+  { id: "voqnet", label: "VOQnet", overrides: voqnet },
   { id: "hfdi", label: "HFDI", overrides: [["cc", ecocc("hfdi")]] },
   { id: "ecocc", label: "EcoCC", overrides: [] },
 ] as const satisfies readonly Scheme[];
@@ -98,8 +110,12 @@ export interface SchemeRun {
   readonly counters: Readonly<Record<string, number>>;
 }
 
+/** Congestion trees of each pattern (Table 2; Paper V's case #4 runs the same counts). */
+export const TREES: Record<Pattern, number> = { 1: 1, 2: 4, 3: 6 };
+
 /**
- * Runs `scheme` on pattern `p` of configuration `c`, every time scaled by `scale`, with `extra`
+ * Runs `scheme` on pattern `p` of configuration `c` (`file`: the shipped scenario, by default
+ * Paper VI's of that pattern and configuration), every time scaled by `scale`, with `extra`
  * overrides (e.g. single read ports).
  */
 export async function runScheme(
@@ -108,9 +124,9 @@ export async function runScheme(
   c: Config,
   scale: number,
   extra: readonly Override[] = [],
+  file = scenarioFile(p, c),
 ): Promise<SchemeRun> {
-  const file = scenarioFile(p, c);
-  const hotspots = p === 1 ? 1 : p === 2 ? 4 : 6;
+  const hotspots = TREES[p];
   const timing: Override[] =
     scale === 1
       ? []
@@ -121,8 +137,9 @@ export async function runScheme(
             [`traffic.${i + 1}.stopNs`, Math.round(HOT_TO_US * 1000 * scale)],
           ]).flat(),
         ];
-  const { result } = await runScenario(file, 1, [...timing, ...extra, ...scheme.overrides]);
-  const capacityGbps = c.hosts * 40;
+  const own = typeof scheme.overrides === "function" ? scheme.overrides(c) : scheme.overrides;
+  const { result } = await runScenario(file, 1, [...timing, ...extra, ...own]);
+  const capacityGbps = c.hosts * c.linkGbps;
   const { rows, col } = resultTable(result, "host-throughput.csv");
   const perBin = new Map<number, number>();
   for (const r of rows) {

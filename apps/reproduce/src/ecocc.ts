@@ -5,6 +5,7 @@
  * (L2411–2422), and the input ports out of hot queues (S9.1, L2583–2593).
  */
 import { type Figure, lineFigure } from "@cclab/plot";
+import { ccfitPaper5 } from "./ccfit-paper5.js";
 import {
   CONFIGS,
   type Config,
@@ -135,7 +136,7 @@ function throughputFigure(
   return lineFigure({
     name: `throughput-pattern${p}-${c.hosts}${variant === "" ? "" : `-${variant.replaceAll(" ", "-")}`}`,
     title: `Paper VI pattern #${p}, config ${c.label}${variant === "" ? "" : `, ${variant}`}: network throughput`,
-    subtitle: "delivered bits per 20 µs bin / (nodes × 40 Gb/s); hot sources send during [1, 2] ms",
+    subtitle: `delivered bits per 20 µs bin / (nodes × ${c.linkGbps} Gb/s); hot sources send during [1, 2] ms`,
     xTitle: "time (µs)",
     yTitle: "normalised throughput",
     legendTitle: "scheme",
@@ -183,7 +184,7 @@ export const ecoccTable3: Experiment = {
   source: `${SEED}: Table 1–2 (L2337–2356), Fig. 7 and Table 3 (L2376–2422), S9.1 (L2583–2593)`,
   scenarios: CONFIGS.flatMap((c) => PATTERNS.map((p) => scenarioFile(p, c))),
   notes:
-    "Setup (scenarios/ecocc/pattern<p>-<nodes>.yaml; packages/cc-ecocc/README.md for the scheme's rules and every value the paper leaves out): 4-ary 3-tree (64 nodes, 48 switches) and 4-ary 4-tree (256 nodes, 256 switches) of eight-port switches, 40 Gb/s links of 6 ns, d-mod-k routing, credit flow control, one data VL with 128 KiB per input port, a read port per output (8), 2048-byte packets. Traffic (Table 2): the uniform sources send at 100 % of their link all the time (Poisson arrivals of one-packet messages), the hot sources (12.5, 25, 37.5 % of the nodes, spread by index) only during [1, 2] ms, at 100 %, to 1, 4 or 6 roots; what a source generated stays queued until sent, so the trees outlive 2 ms by the hot sources' backlog. Schemes: 1VL (VOQ switch, no CC), IB-ITh (the infiniband plugin, preset paper3-hardware: Paper VI takes IB-ITh's values from Paper III, L2345, L2456: Threshold 15, Marking_Rate 1, CCTI_Timer 150 µs, CCT i²·7/106² µs), VOQnet (a queue per destination at each input: `switch.queueing: voq-dest`, which shares the port's one buffer and credits, where the paper gives each destination a VL of its own with 128 KiB, L2346–2349), HFDI (the ecocc plugin, variant hfdi: isolation without throttling, hot queues for local roots too, L2362, L2587), EcoCC (variant ecocc). Throughput: delivered bits per 20 µs bin over the fabric's capacity (nodes × 40 Gb/s); the average gain of A over B is (mean_A − mean_B) / mean_B over the whole 4 ms run (the paper does not define it). Ports out of HPQs: input ports (switch and VL) whose hot queues are all allocated, from the part's `freeHotQueues` in cc-queues.csv every bin. The 256-node configuration runs at full length only.",
+    "Setup (scenarios/ecocc/pattern<p>-<nodes>.yaml; packages/cc-ecocc/README.md for the scheme's rules and every value the paper leaves out): 4-ary 3-tree (64 nodes, 48 switches) and 4-ary 4-tree (256 nodes, 256 switches) of eight-port switches, 40 Gb/s links of 6 ns, d-mod-k routing, credit flow control, one data VL with 128 KiB per input port, a read port per output (8), 2048-byte packets. Traffic (Table 2): the uniform sources send at 100 % of their link all the time (Poisson arrivals of one-packet messages), the hot sources (12.5, 25, 37.5 % of the nodes, spread by index) only during [1, 2] ms, at 100 %, to 1, 4 or 6 roots; what a source generated stays queued until sent, so the trees outlive 2 ms by the hot sources' backlog. Schemes: 1VL (VOQ switch, no CC), IB-ITh (the infiniband plugin, preset paper3-hardware: Paper VI takes IB-ITh's values from Paper III, L2345, L2456: Threshold 15, Marking_Rate 1, CCTI_Timer 150 µs, CCT i²·7/106² µs), VOQnet (a VL per destination, each with its own 128 KiB buffer and credits at every input, L2346–2349: `switch.vlCount` = the nodes, `host.slMapping: destination`), HFDI (the ecocc plugin, variant hfdi: isolation without throttling, hot queues for local roots too, L2362, L2587), EcoCC (variant ecocc). Throughput: delivered bits per 20 µs bin over the fabric's capacity (nodes × 40 Gb/s); the average gain of A over B is (mean_A − mean_B) / mean_B over the whole 4 ms run (the paper does not define it). Ports out of HPQs: input ports (switch and VL) whose hot queues are all allocated, from the part's `freeHotQueues` in cc-queues.csv every bin. The 256-node configuration runs at full length only.",
   async run({ scale }) {
     const configs = scale >= 1 ? CONFIGS : CONFIGS.filter((c) => c.hosts === 64);
     const runs: SchemeRun[] = [];
@@ -252,9 +253,6 @@ function table3Explanation(runs: readonly SchemeRun[], controls: readonly Scheme
   );
   out.push(
     `IB-ITh removes the trees here, where the paper's "can't cope" (L2378) and "no sign of removing the congestion tree" (L2380): its throughput is below 95 % of its level before the hot sources start for ${list((p) => `${fmt(at(p, "ib-ith").degradedUs, 0)} µs`)} of the trees' window (1VL ${list((p) => `${fmt(at(p, "1vl").degradedUs, 0)} µs`)}, EcoCC ${list((p) => `${fmt(at(p, "ecocc").degradedUs, 0)} µs`)}). Paper VI gives IB-ITh's values only as "according to the analysis of [20]" (L2345); we run Paper III's hardware preset (Threshold 15, i.e. 8 KiB of the 128 KiB input, Marking_Rate 1, CCTI_Timer 150 µs), and its hosts keep a queue pair per destination, so a throttled destination never holds another back. Hence Table 3's gains over IB-ITh are far below the paper's; what made the paper's IB-ITh slower is not in its text.`,
-  );
-  out.push(
-    `VOQnet: ${at(1, "voqnet").label} is a queue per destination in the one shared input buffer (\`voq-dest\`), so a hot destination's queue still takes the whole buffer and its credits, and VOQnet is no better than 1VL (${list((p) => `${norm(at(p, "voqnet").mean)} vs ${norm(at(p, "1vl").mean)}`)}); the paper's VOQnet gives every destination a VL with its own 128 KiB and credits (L2346–2349).`,
   );
   const e3 = at(3, "ecocc");
   out.push(
@@ -333,4 +331,4 @@ export const ecoccFig11: Experiment = {
 };
 
 /** The EcoCC experiments, in report order. */
-export const ECOCC: readonly Experiment[] = [ecoccTable3, ecoccFig11];
+export const ECOCC: readonly Experiment[] = [ccfitPaper5, ecoccTable3, ecoccFig11];

@@ -25,6 +25,35 @@ describe("hotspot", () => {
     }
   });
 
+  it("queueLimitMessages: greedy senders released on demand, at their rate within the window, none after it", () => {
+    const ctx = testContext({ hostCount: 8, endPs: usToPs(100) });
+    const limited = hotspot.params.parse({
+      hotspot: 2,
+      senders: [0, 5],
+      startNs: 1000,
+      stopNs: 11_000,
+      queueLimitMessages: 4,
+    });
+    expect(hotspot.budgetStreams!(hotspot.params.parse({ hotspot: 2 }), ctx)).toBeUndefined();
+    const streams = hotspot.budgetStreams!(limited, ctx)!;
+    expect(streams.map((s) => [s.srcHost, s.queueLimitMessages, s.group])).toEqual([
+      [0, 4, "hot"],
+      [5, 4, "hot"],
+    ]);
+    const s = streams[0]!;
+    // Message k is earned at startNs + k·T (as the unlimited sender queues it), none after stopNs.
+    const periodPs = serializationPs(4096, 100);
+    expect([0, 1, 2].map((k) => s.budgetPs(k))).toEqual(
+      [0, 1, 2].map((k) => 1_000_000 + serializationPs(k * 4096, 100)),
+    );
+    const last = Math.ceil(usToPs(10) / periodPs) - 1;
+    expect(s.budgetPs(last)).toBeLessThan(usToPs(11));
+    expect(s.budgetPs(last + 1)).toBe(Number.POSITIVE_INFINITY);
+    // A message released at or after stopNs is dropped: the sender stops injecting then.
+    expect(s.destination(3, usToPs(10))).toBe(2);
+    expect(s.destination(3, usToPs(11))).toBeUndefined();
+  });
+
   it("rateGbps overrides the link rate", () => {
     const ctx = testContext({ hostCount: 4, endPs: usToPs(10) });
     const params = hotspot.params.parse({ hotspot: 0, rateGbps: 8.192, messageBytes: 1024 });

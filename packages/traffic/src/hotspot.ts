@@ -1,3 +1,4 @@
+import type { TimePs } from "@cclab/core-des";
 import { z } from "zod";
 import {
   allHosts,
@@ -8,10 +9,10 @@ import {
   hostSchema,
 } from "./hosts.js";
 import { mergeSources } from "./merge.js";
-import { PacedStream } from "./paced.js";
+import { earnedPs, PacedStream } from "./paced.js";
 import { type CheckContext, definePattern } from "./pattern.js";
 import { bytesSchema } from "./size.js";
-import type { TrafficContext, TrafficSource } from "./types.js";
+import type { BudgetStream, TrafficContext, TrafficSource } from "./types.js";
 import { type WindowPs, windowErrors, windowPs, windowShape } from "./window.js";
 
 /**
@@ -122,14 +123,52 @@ export function hotspotSources(
   );
 }
 
+/**
+ * The senders as greedy sources that keep at most `limit` messages queued (released on demand
+ * by the runner, see {@link BudgetStream}): each sends as fast as it may, at most at its rate,
+ * and a message its rate earned in the window but that could not enter the queue before the
+ * window's end is never sent. So a sender held back by the network stops injecting when its
+ * window ends, where with `queueLimitMessages: null` it goes on sending what it queued (Gran
+ * thesis Paper V, seed 001 L2059: the hot sources "stop injecting traffic after this time").
+ */
+function hotspotBudgetStreams(
+  p: HotspotParams,
+  limit: number,
+  ctx: TrafficContext,
+): BudgetStream[] {
+  const { hotspot, senders } = resolveHotspot(p, ctx);
+  const window = windowPs(p, ctx.endPs);
+  return senders.map((srcHost) => ({
+    srcHost,
+    group: "hot",
+    messageBytes: p.messageBytes,
+    queueLimitMessages: limit,
+    budgetPs: (k: number) =>
+      earnedPs(window, k, p.messageBytes, p.rateGbps ?? ctx.hostRateGbps(srcHost)),
+    destination: (_k: number, nowPs: TimePs) => (nowPs < window.untilPs ? hotspot : undefined),
+  }));
+}
+
 export const hotspot = definePattern({
   name: "hotspot",
   description: "N:1 hot-spot: chosen or random senders continuously sending to one host",
-  params: z.strictObject(hotspotShape),
+  params: z.strictObject({
+    ...hotspotShape,
+    queueLimitMessages: z
+      .int()
+      .positive()
+      .nullable()
+      .default(null)
+      .describe(
+        "messages each sender may hold in its host's queue: it then sends as fast as the network lets it, at most at its rate, and stops at stopNs, dropping what it could not queue by then; null: every message enters the queue at its time, and a held-back sender's queue grows and is still sent after stopNs",
+      ),
+  }),
   finite: (p) => p.stopNs !== undefined,
   check: hotspotErrors,
   create: (p, ctx) => {
     const { hotspot, senders } = resolveHotspot(p, ctx);
     return hotspotSources(p, hotspot, senders, windowPs(p, ctx.endPs), ctx);
   },
+  budgetStreams: (p, ctx) =>
+    p.queueLimitMessages === null ? undefined : hotspotBudgetStreams(p, p.queueLimitMessages, ctx),
 });
