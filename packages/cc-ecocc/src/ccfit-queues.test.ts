@@ -5,12 +5,7 @@ import { NfqQueues } from "./ccfit-queues.js";
 
 /** One input of a 4-port CCFIT switch: detection 2, High 2 / Low 1, Stop 3 / Go 1. */
 function setup(hotQueues = 2) {
-  const h = queueHarness(4, {
-    hthPackets: 0,
-    lthPackets: 0,
-    localRootHpq: false,
-    rootLineStopGo: false,
-  });
+  const h = queueHarness(4);
   const thresholds = {
     detectPackets: 2,
     highPackets: 2,

@@ -60,7 +60,7 @@ export class NfqQueues implements InputQueueSet, IsolatingQueues {
     this.packets = context.packets;
     this.chains = new PacketChains(1 + hotQueues, context.packets);
     this.counts = new Int32Array(1 + hotQueues);
-    this.lines = new HotLines(hotQueues, vlOrdinal * hotQueues, (event) => host.count(event));
+    this.lines = new HotLines(hotQueues, vlOrdinal * hotQueues, host, context.inPort);
     this.aboveHigh = new Uint8Array(hotQueues);
     this.rr = new Int32Array(context.portCount);
   }
@@ -179,12 +179,8 @@ export class NfqQueues implements InputQueueSet, IsolatingQueues {
       this.host.rootCount(line.op, 1);
     }
     if (c <= this.t.stopPackets || line.sentStop) return;
-    if (!line.propagated) {
-      line.propagated = true;
-      this.host.send(this.context.inPort, "allocate", line);
-    }
-    line.sentStop = true;
-    this.host.send(this.context.inPort, "stop", line);
+    this.lines.propagate(line);
+    this.lines.stop(line);
   }
 
   private cfqBelow(h: number): void {
@@ -194,14 +190,7 @@ export class NfqQueues implements InputQueueSet, IsolatingQueues {
       this.aboveHigh[h] = 0;
       this.host.rootCount(line.op, -1);
     }
-    if (line.sentStop && c <= this.t.goPackets) {
-      line.sentStop = false;
-      this.host.send(this.context.inPort, "go", line);
-    }
-    if (c !== 0 || line.sentStop) return;
-    this.lines.release(h);
-    this.host.count("hotQueueReleased");
-    if (line.propagated) this.host.send(this.context.inPort, "deallocate", line);
+    if (!this.lines.drained(h, c, this.t.goPackets)) return;
     // A freed CFQ may take a tree the NFQ's head could not get one for.
     this.postProcess();
   }

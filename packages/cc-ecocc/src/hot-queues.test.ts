@@ -7,13 +7,14 @@ const PORTS = 4;
 
 /** One input (port 0) of a 4-port switch, HTh 2, LTh 1. */
 function setup(options: { hotQueues?: number; localRootHpq?: boolean } = {}) {
-  const h = queueHarness(PORTS, {
+  const h = queueHarness(PORTS);
+  const rules = {
     hthPackets: 2,
     lthPackets: 1,
     localRootHpq: options.localRootHpq ?? false,
     rootLineStopGo: true,
-  });
-  const queues = new HotFlowQueues(h.context, options.hotQueues ?? 2, h.host, 0);
+  };
+  const queues = new HotFlowQueues(h.context, options.hotQueues ?? 2, h.host, rules, 0);
   const arrive = (out: number, dst: number): PacketId => {
     const p = h.packet(out, dst);
     queues.enqueue(p);

@@ -10,13 +10,10 @@ import { InputLine, type OutputLine } from "./cam.js";
 import { HotLines } from "./hot-lines.js";
 import type { MessageType } from "./messages.js";
 
-/** What the queues of one input need from their switch (ecocc-switch.ts). */
+/** What the queues of one input need from their switch (switch-part.ts). */
 export interface HotQueuesHost {
-  readonly hthPackets: number;
-  readonly lthPackets: number;
+  /** Destinations a line holds at most (L2347, L2562). */
   readonly dListCap: number;
-  readonly localRootHpq: boolean;
-  readonly rootLineStopGo: boolean;
   /** The first-allocated output line of `port` holding `dst`. */
   outputLineFor(port: number, dst: number): OutputLine | undefined;
   /** A CPQ for `outPort` went above HTh (+1) or back to LTh (−1): the root's count. */
@@ -25,6 +22,14 @@ export interface HotQueuesHost {
   send(inPort: number, type: MessageType, line: InputLine): void;
   /** Counts an event for the results. */
   count(event: QueueEvent): void;
+}
+
+/** EcoCC's and HFDI's rules for one input (params.ts). */
+export interface EcoccRules {
+  readonly hthPackets: number;
+  readonly lthPackets: number;
+  readonly localRootHpq: boolean;
+  readonly rootLineStopGo: boolean;
 }
 
 /** What a switch asks of the queues of one of its inputs, whatever their organisation. */
@@ -86,6 +91,7 @@ export class HotFlowQueues implements IsolatingQueues {
     private readonly context: QueueSetContext,
     hotQueues: number,
     private readonly host: HotQueuesHost,
+    private readonly rules: EcoccRules,
     vlOrdinal: number,
   ) {
     const p = context.portCount;
@@ -97,7 +103,7 @@ export class HotFlowQueues implements IsolatingQueues {
     this.cpqHot = new Uint8Array(p);
     this.rootLines = new Array<InputLine | undefined>(p).fill(undefined);
     this.idBase = vlOrdinal * (p + hotQueues);
-    this.hpqLines = new HotLines(hotQueues, this.idBase + p, (event) => host.count(event));
+    this.hpqLines = new HotLines(hotQueues, this.idBase + p, host, context.inPort);
     this.rr = new Int32Array(p);
   }
 
@@ -140,7 +146,7 @@ export class HotFlowQueues implements IsolatingQueues {
     this.chains.push(out, packet);
     this.count++;
     if (++this.counts[out]! === 1) this.postProcess(out);
-    if (this.counts[out]! > this.host.hthPackets) this.cpqAbove(out);
+    if (this.counts[out]! > this.rules.hthPackets) this.cpqAbove(out);
   }
 
   headFor(outPort: number): PacketId {
@@ -218,7 +224,7 @@ export class HotFlowQueues implements IsolatingQueues {
       chains.push(q, packet);
       this.counts[q]!++;
       this.cpqBelow(out);
-      if (this.counts[q]! > this.host.hthPackets) this.hpqAbove(line);
+      if (this.counts[q]! > this.rules.hthPackets) this.hpqAbove(line);
     }
   }
 
@@ -229,29 +235,25 @@ export class HotFlowQueues implements IsolatingQueues {
       this.host.rootCount(out, 1);
     }
     const line = this.rootLines[out];
-    if (line === undefined) {
-      this.detect(out);
-    } else if (this.host.rootLineStopGo && !line.sentStop) {
-      line.sentStop = true;
-      this.host.send(this.context.inPort, "stop", line);
-    }
+    if (line === undefined) this.detect(out);
+    else if (this.rules.rootLineStopGo) this.hpqLines.stop(line);
   }
 
   // Event #1: `out` is a root seen from this input; its line goes upstream at once (L2271).
   private detect(out: number): void {
     this.host.count("rootsDetected");
     const dList = this.destinationsIn(out);
-    if (this.host.localRootHpq) {
+    if (this.rules.localRootHpq) {
       const line = this.hpqLines.allocate(out, 1, dList);
       if (line !== undefined) {
-        this.propagate(line);
+        this.hpqLines.propagate(line);
         this.postProcess(out);
         return;
       }
     }
     const line = new InputLine(this.idBase + out, -1, out, 1, dList);
     this.rootLines[out] = line;
-    this.propagate(line);
+    this.hpqLines.propagate(line);
   }
 
   // The distinct destinations queued in CPQ[out], in queue order, up to the cap (L2271).
@@ -262,57 +264,37 @@ export class HotFlowQueues implements IsolatingQueues {
     for (let p = this.chains.head(out); p !== NO_PACKET; p = next[p]!) {
       if (dList.size >= this.host.dListCap) break;
       dList.add(dst[p]!);
-      if (p === this.chains.tails[out]) break;
     }
     return dList;
-  }
-
-  private propagate(line: InputLine): void {
-    line.propagated = true;
-    this.host.send(this.context.inPort, "allocate", line);
   }
 
   // CPQ[out] lost a packet: LTh ends its part in the root's count, gives the go its root line
   // owes, and an empty CPQ with no stop pending frees the root line (README, "Choices").
   private cpqBelow(out: number): void {
     const c = this.counts[out]!;
-    if (this.cpqHot[out] === 1 && c <= this.host.lthPackets) {
+    if (this.cpqHot[out] === 1 && c <= this.rules.lthPackets) {
       this.cpqHot[out] = 0;
       this.host.rootCount(out, -1);
     }
     const line = this.rootLines[out];
     if (line === undefined) return;
-    if (line.sentStop && c <= this.host.lthPackets) {
-      line.sentStop = false;
-      this.host.send(this.context.inPort, "go", line);
-    }
+    this.hpqLines.goAt(line, c, this.rules.lthPackets);
     if (c === 0 && !line.sentStop) {
       this.rootLines[out] = undefined;
-      if (line.propagated) this.host.send(this.context.inPort, "deallocate", line);
+      this.hpqLines.deallocate(line);
     }
   }
 
   // An HPQ above HTh: its first time sends the line upstream, later ones a stop (L2285).
   private hpqAbove(line: InputLine): void {
-    if (!line.propagated) this.propagate(line);
-    else if (!line.sentStop) {
-      line.sentStop = true;
-      this.host.send(this.context.inPort, "stop", line);
-    }
+    if (!line.propagated) this.hpqLines.propagate(line);
+    else this.hpqLines.stop(line);
   }
 
   // HPQ h lost a packet: a go at LTh; once empty with no stop pending it is freed (L2287).
   private hpqBelow(h: number): void {
-    const line = this.hpqLines.at(h)!;
     const c = this.counts[this.portCount + h]!;
-    if (line.sentStop && c <= this.host.lthPackets) {
-      line.sentStop = false;
-      this.host.send(this.context.inPort, "go", line);
-    }
-    if (c !== 0 || line.sentStop) return;
-    this.hpqLines.release(h);
-    this.host.count("hotQueueReleased");
-    if (line.propagated) this.host.send(this.context.inPort, "deallocate", line);
+    if (!this.hpqLines.drained(h, c, this.rules.lthPackets)) return;
     // A freed HPQ may now take a tree a head could not get one for (L2587).
     for (let out = 0; out < this.portCount; out++) {
       if (this.counts[out]! > 0) this.postProcess(out);

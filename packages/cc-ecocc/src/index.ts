@@ -7,6 +7,7 @@ import { switchPartFactory } from "./switch-part.js";
 export { InputLine, OutputCams, OutputLine } from "./cam.js";
 export { type CcfitThresholds, NfqQueues } from "./ccfit-queues.js";
 export {
+  type EcoccRules,
   HotFlowQueues,
   type HotQueuesHost,
   type IsolatingQueues,
@@ -25,6 +26,7 @@ export {
 export {
   autoDListCap,
   DEFAULTS,
+  dListCapFor,
   type EcoccParams,
   isolationOnly,
   normalQueue,

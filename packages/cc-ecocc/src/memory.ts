@@ -1,4 +1,4 @@
-import { autoDListCap, type EcoccParams } from "./params.js";
+import { dListCapFor, type EcoccParams } from "./params.js";
 
 /**
  * What EcoCC's structures cost at one switch, after the paper's Section 8 (seed 001
@@ -15,7 +15,7 @@ export function memoryOf(
   hostCount: number,
   queueSets: number,
 ): Record<string, number> {
-  const cap = p.dListCap === "auto" ? autoDListCap(hostCount) : p.dListCap;
+  const cap = dListCapFor(p, hostCount);
   const bitsPerLine = 16 + cap * Math.ceil(Math.log2(Math.max(2, hostCount))) + 35;
   // CCFIT's inputs have one normal queue and a line per CFQ only (L1961, L2599).
   const single = p.ccfit !== null;

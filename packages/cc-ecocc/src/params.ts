@@ -50,6 +50,11 @@ export function autoDListCap(hostCount: number): number {
   return 32;
 }
 
+/** The cap a parameter set gives a destination list on a fabric of `hostCount` end nodes. */
+export function dListCapFor(p: Pick<EcoccParams, "dListCap">, hostCount: number): number {
+  return p.dListCap === "auto" ? autoDListCap(hostCount) : p.dListCap;
+}
+
 const count = (min: number, max: number, what: string) =>
   z.number().int().min(min).max(max).describe(what);
 

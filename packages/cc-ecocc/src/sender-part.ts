@@ -1,4 +1,5 @@
 import { createSenderPart as createIbSenderPart } from "@cclab/cc-infiniband";
+import type { TimePs } from "@cclab/core-des";
 import type {
   FlowGate,
   FlowInfo,
@@ -14,6 +15,31 @@ import type { EcoccParams } from "./params.js";
 interface HostLine {
   readonly dList: ReadonlySet<number>;
   stop: boolean;
+}
+
+/**
+ * A flow's gate: closed while a stopped line holds its destination, and, with throttling, not
+ * before the InfiniBand gate of the flow allows. One object per flow, asked at every send
+ * decision of its host.
+ */
+class StopAwareGate implements FlowGate {
+  constructor(
+    private readonly dst: number,
+    private readonly held: (dst: number) => boolean,
+    private readonly inner: FlowGate | undefined,
+  ) {}
+
+  nextSendPs(nowPs: TimePs): TimePs {
+    return this.inner === undefined ? nowPs : this.inner.nextSendPs(nowPs);
+  }
+
+  windowOpen(): boolean {
+    return !this.held(this.dst);
+  }
+
+  onSent(packet: PacketId): void {
+    this.inner?.onSent?.(packet);
+  }
 }
 
 /**
@@ -49,13 +75,7 @@ export function createSenderPart(p: EcoccParams, context: HostPartContext): Send
 
   return {
     openFlow(flow: FlowInfo): FlowGate {
-      const dst = flow.dstHost;
-      const inner = throttling?.openFlow(flow);
-      return {
-        nextSendPs: inner === undefined ? (now) => now : (now) => inner.nextSendPs(now),
-        windowOpen: () => !held(dst),
-        ...(inner?.onSent === undefined ? {} : { onSent: (packet) => inner.onSent!(packet) }),
-      };
+      return new StopAwareGate(flow.dstHost, held, throttling?.openFlow(flow));
     },
     ...(throttling?.onControl === undefined
       ? {}

@@ -16,7 +16,7 @@ import {
 } from "./hot-queues.js";
 import { memoryOf } from "./memory.js";
 import { CONTROL_LANE, ECOCC_LANES, type MessageType, makeMessage, messageOf } from "./messages.js";
-import { autoDListCap, type EcoccParams } from "./params.js";
+import { dListCapFor, type EcoccParams } from "./params.js";
 
 type Counter =
   | QueueEvent
@@ -67,11 +67,7 @@ export function createSwitchPart(p: EcoccParams, context: SwitchPartContext): Sw
   } as const satisfies Record<MessageType, Counter>;
 
   const host = (dListCap: number): HotQueuesHost => ({
-    hthPackets: p.hthPackets,
-    lthPackets: p.lthPackets,
     dListCap,
-    localRootHpq: p.localRootHpq,
-    rootLineStopGo: p.rootLineStopGo,
     outputLineFor: (port, dst) => cams.matching(port, dst),
     rootCount: (out, delta) => {
       rootCpqs[out]! += delta;
@@ -95,11 +91,11 @@ export function createSwitchPart(p: EcoccParams, context: SwitchPartContext): Sw
     createQueueSet(queues: QueueSetContext) {
       if (queues.vl === controlVl) return undefined;
       hostCount = queues.hostCount;
-      const cap = p.dListCap === "auto" ? autoDListCap(queues.hostCount) : p.dListCap;
+      const cap = dListCapFor(p, queues.hostCount);
       const sets = inputs[queues.inPort]!;
       const set =
         p.ccfit === null
-          ? new HotFlowQueues(queues, p.hotQueues, host(cap), sets.length)
+          ? new HotFlowQueues(queues, p.hotQueues, host(cap), p, sets.length)
           : new NfqQueues(queues, p.hotQueues, host(cap), p.ccfit, sets.length);
       sets.push(set);
       return set;

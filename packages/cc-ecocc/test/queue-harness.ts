@@ -10,17 +10,13 @@ import { type InputLine, OutputCams } from "../src/cam.js";
 import type { HotQueuesHost } from "../src/hot-queues.js";
 import type { MessageType } from "../src/messages.js";
 
-export function queueHarness(
-  portCount: number,
-  rules: Pick<HotQueuesHost, "hthPackets" | "lthPackets" | "localRootHpq" | "rootLineStopGo">,
-) {
+export function queueHarness(portCount: number) {
   const packets = new Packets();
   const cams = new OutputCams(portCount, 2);
   const sent: { type: MessageType; id: number; hops: number; dList: number[] }[] = [];
   const roots = new Int32Array(portCount);
   const counts: Record<string, number> = {};
   const host: HotQueuesHost = {
-    ...rules,
     dListCap: 4,
     outputLineFor: (port, dst) => cams.matching(port, dst),
     rootCount: (out, delta) => {
