@@ -6,19 +6,7 @@
  * of model that makes one hold, or breaks one, shows here.
  */
 import { describe, expect, it } from "vitest";
-import { ECOCC } from "../src/ecocc.js";
-import type { Experiment } from "../src/experiment.js";
-
-function byId(id: string): Experiment {
-  const e = ECOCC.find((x) => x.id === id);
-  if (e === undefined) throw new Error(`no experiment ${id}`);
-  return e;
-}
-
-async function verdicts(id: string, scale: number): Promise<Record<string, boolean>> {
-  const outcome = await byId(id).run({ scale, quick: true });
-  return Object.fromEntries(outcome.findings.map((f) => [f.what, f.holds]));
-}
+import { verdicts } from "./verdicts.js";
 
 const TIMEOUT_MS = 300_000;
 const C1 = "config #1 (64 nodes)";

@@ -6,17 +6,10 @@
  * still, the contributors' means over half a stage oscillate by more than the ±15 % band.)
  */
 import { describe, expect, it } from "vitest";
-import type { Experiment } from "../src/experiment.js";
-import { GRAN_THESIS } from "../src/gran-thesis.js";
-
-function byId(id: string): Experiment {
-  const e = GRAN_THESIS.find((x) => x.id === id);
-  if (e === undefined) throw new Error(`no experiment ${id}`);
-  return e;
-}
+import { experimentById } from "./verdicts.js";
 
 async function holding(id: string, scale = 1): Promise<Map<string, boolean>> {
-  const outcome = await byId(id).run({ scale, quick: true });
+  const outcome = await experimentById(id).run({ scale, quick: true });
   return new Map(outcome.findings.map((f) => [f.what, f.holds]));
 }
 

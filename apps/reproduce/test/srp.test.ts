@@ -11,19 +11,7 @@
  * minutes).
  */
 import { describe, expect, it } from "vitest";
-import type { Experiment } from "../src/experiment.js";
-import { SRP } from "../src/srp.js";
-
-function byId(id: string): Experiment {
-  const e = SRP.find((x) => x.id === id);
-  if (e === undefined) throw new Error(`no experiment ${id}`);
-  return e;
-}
-
-async function verdicts(id: string, scale: number): Promise<Record<string, boolean>> {
-  const outcome = await byId(id).run({ scale, quick: true });
-  return Object.fromEntries(outcome.findings.map((f) => [f.what, f.holds]));
-}
+import { verdicts } from "./verdicts.js";
 
 const TIMEOUT_MS = 300_000;
 

@@ -9,19 +9,7 @@
  * shows here.
  */
 import { describe, expect, it } from "vitest";
-import type { Experiment } from "../src/experiment.js";
-import { TCD } from "../src/tcd.js";
-
-function byId(id: string): Experiment {
-  const e = TCD.find((x) => x.id === id);
-  if (e === undefined) throw new Error(`no experiment ${id}`);
-  return e;
-}
-
-async function verdicts(id: string, scale: number): Promise<Record<string, boolean>> {
-  const outcome = await byId(id).run({ scale, quick: true });
-  return Object.fromEntries(outcome.findings.map((f) => [f.what, f.holds]));
-}
+import { verdicts } from "./verdicts.js";
 
 const TIMEOUT_MS = 120_000;
 
