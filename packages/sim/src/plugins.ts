@@ -1,5 +1,6 @@
 import { pathToFileURL } from "node:url";
 import { dcqcnPlugin } from "@cclab/cc-dcqcn";
+import { e2cmPlugin } from "@cclab/cc-e2cm";
 import { ecoccPlugin } from "@cclab/cc-ecocc";
 import { infinibandPlugin } from "@cclab/cc-infiniband";
 import { srpPlugin } from "@cclab/cc-srp";
@@ -22,6 +23,7 @@ const BUILT_IN: readonly CcPlugin[] = [
   srpPlugin,
   tcdPlugin,
   ecoccPlugin,
+  e2cmPlugin,
 ];
 
 const registry = new Map<string, CcPlugin>(BUILT_IN.map((plugin) => [plugin.name, plugin]));
