@@ -1,3 +1,5 @@
+import { type ReceiveRateStep, receiveRateScheduleProblem } from "./receive-rate.js";
+
 /** Host adapter parameters (docs/model.md, "Hosts"). Every field has a documented default. */
 export interface HcaConfig {
   /** Largest payload per packet, bytes. */
@@ -13,6 +15,13 @@ export interface HcaConfig {
   readonly injectionCapGbps: number | null;
   /** Rate at which the host consumes received packets (a slow receiver); `null`: at once. */
   readonly receiveRateGbps: number | null;
+  /**
+   * Changes of the receive rate over time (docs/model.md, "Hosts"): from each step's `atPs` on,
+   * the host consumes at its `rateGbps` (`null`: at once) instead of `receiveRateGbps`, which
+   * holds until the first step. Steps in strictly increasing time order. A packet in service
+   * keeps the rate it started with. Default `[]`: `receiveRateGbps` throughout.
+   */
+  readonly receiveRateSchedule: readonly ReceiveRateStep[];
   /** Receive buffer per VL, bytes: the credits the host grants its switch. */
   readonly receiveBufferBytes: number;
   /**
@@ -38,6 +47,7 @@ export const DEFAULT_HCA_CONFIG: HcaConfig = {
   controlPacketBytes: 64,
   injectionCapGbps: null,
   receiveRateGbps: null,
+  receiveRateSchedule: [],
   receiveBufferBytes: 32 * 1024,
   injectionOrder: "round-robin",
 };
@@ -72,6 +82,11 @@ export function resolveHcaConfig(partial: Partial<HcaConfig>, where = "host"): H
       );
     }
   }
+  const scheduleProblem = receiveRateScheduleProblem(
+    config.receiveRateSchedule,
+    `${where}.receiveRateSchedule`,
+  );
+  if (scheduleProblem !== undefined) throw new RangeError(scheduleProblem);
   if (!INJECTION_ORDERS.includes(config.injectionOrder)) {
     throw new RangeError(
       `${where}.injectionOrder must be one of ${INJECTION_ORDERS.join(", ")}, got ${String(config.injectionOrder)}`,

@@ -14,3 +14,4 @@ export {
   registerHcaEvents,
 } from "./hca-setup.js";
 export type { Message, MessageCompletion } from "./message.js";
+export { ReceiveRate, type ReceiveRateStep } from "./receive-rate.js";

@@ -1,7 +1,8 @@
-import { genericTopology } from "@cclab/topologies";
+import { genericTopology, singleSwitch } from "@cclab/topologies";
 import { fc, test } from "@fast-check/vitest";
 import { expect } from "vitest";
 import { IdealFct, type IdealFctParams } from "./ideal-fct.js";
+import { Network } from "./network.js";
 
 const params: IdealFctParams = {
   mtuBytes: 1000,
@@ -59,5 +60,40 @@ test.prop([chains, fc.integer({ min: 1, max: 5000 }), fc.nat()], { numRuns: 60 }
       const alone = new IdealFct(topology, params).messagePs(pair[0], pair[1], bytes);
       expect(shared.messagePs(pair[0], pair[1], bytes)).toBe(alone);
     }
+  },
+);
+
+// With receive-rate schedules the ideal depends on when a message arrives: it must be what the
+// network gives the message alone, whichever steps fall inside it (docs/model.md, "Hosts").
+test.prop(
+  [
+    fc.array(
+      fc.record({
+        atUs: fc.integer({ min: 0, max: 40 }),
+        rateGbps: fc.option(fc.constantFrom(0.5, 1, 3, 7), { nil: null }),
+      }),
+      { maxLength: 4 },
+    ),
+    fc.option(fc.constantFrom(2, 20), { nil: null }),
+    fc.integer({ min: 0, max: 30_000_000 }),
+    fc.integer({ min: 1, max: 20_000 }),
+  ],
+  { numRuns: 60 },
+)(
+  "gives a lone message to a host whose rate changes the time the network gives it",
+  (steps, baseRateGbps, startPs, bytes) => {
+    const schedule = [...new Map(steps.map((s) => [s.atUs * 1_000_000, s.rateGbps]))]
+      .sort((a, b) => a[0] - b[0])
+      .map(([atPs, rateGbps]) => ({ atPs, rateGbps }));
+    const topology = singleSwitch({ hosts: 2, rateGbps: 10, latencyNs: 500 });
+    const net = new Network(topology, {
+      switch: { buffer: { model: "partitioned", bytesPerPortVl: 1 << 20 } },
+      host: { receiveRateGbps: baseRateGbps, receiveBufferBytes: 1 << 20 },
+      hostReceiveRateSchedules: [undefined, schedule],
+    });
+    net.addMessage(0, { dstHost: 1, bytes, startPs });
+    net.run();
+    const [done] = net.hosts[1]!.completions;
+    expect(done!.completedPs - startPs).toBe(IdealFct.of(net).messagePs(0, 1, bytes, startPs));
   },
 );

@@ -1,5 +1,6 @@
 import { nsToPs, serializationPs, type TimePs } from "@cclab/core-des";
 import type { Topology } from "@cclab/fabric";
+import { ReceiveRate, type ReceiveRateStep } from "@cclab/fabric-hca";
 import { type PortPeer, traceRoute, type Wiring, wiringOf } from "@cclab/topologies";
 import type { Network } from "./network.js";
 
@@ -9,6 +10,11 @@ export interface IdealFctParams {
   readonly headerBytes: number;
   readonly injectionCapGbps: number | null;
   readonly receiveRateGbps: number | null;
+  /**
+   * Per destination host index, its receive-rate schedule (`HcaConfig.receiveRateSchedule`);
+   * missing or `undefined`: `receiveRateGbps` throughout.
+   */
+  readonly receiveRateSchedules?: readonly (readonly ReceiveRateStep[] | undefined)[];
   readonly switching: "vct" | "saf";
   /** Bytes a switch needs before routing under VCT. */
   readonly cutThroughBytes: number;
@@ -17,6 +23,23 @@ export interface IdealFctParams {
 
 /** Host pairs up to which the signature of each pair is kept in a flat array (16 MiB). */
 const FLAT_PAIRS_MAX = 1 << 22;
+
+/** A destination with a receive-rate schedule: its rate at time 0 and its later steps. */
+interface ScheduledReceiver {
+  readonly rateGbps: number | null;
+  readonly later: readonly ReceiveRateStep[];
+}
+
+/**
+ * Routes with the same rates and latencies hop by hop: their hops, and their ideal times by
+ * message size at the receive rate `receiveRateGbps` (`byBytes`) and at other rates a schedule
+ * gives (`byRate`, keyed by the rate, 0 for null).
+ */
+interface Signature {
+  readonly hops: readonly Hop[];
+  readonly byBytes: Map<number, TimePs>;
+  readonly byRate: Map<number, Map<number, TimePs>>;
+}
 
 interface Hop {
   readonly rateGbps: number;
@@ -36,10 +59,12 @@ interface SignatureNode {
  * along the route with no other traffic and no credit or pause limits: a packet starts on a
  * link when the port is free and (after the first link) when its header (VCT) or tail (SAF)
  * has arrived plus the routing latency; it cannot finish before its tail has arrived; the host
- * spaces starts by the injection cap and consumes at its receive rate. With equal link rates
- * this is the closed form `ser(all packets) + Σ (latency + routing) + per-hop header delay`.
- * Multi-path routes use the first candidate at every switch (equal-cost paths have equal ideal
- * times in the fabrics shipped).
+ * spaces starts by the injection cap, and the destination consumes at its receive rate in
+ * force when each packet's service starts (with a receive-rate schedule, docs/model.md "Hosts",
+ * that depends on when the message arrives). With equal link rates this is the closed form
+ * `ser(all packets) + Σ (latency + routing) + per-hop header delay`. Multi-path routes use the
+ * first candidate at every switch (equal-cost paths have equal ideal times in the fabrics
+ * shipped).
  */
 export class IdealFct {
   private readonly wiring: Wiring;
@@ -60,11 +85,10 @@ export class IdealFct {
   private readonly cableClass: Int32Array;
   private readonly classHops: Hop[] = [];
   private readonly signatureRoot: SignatureNode = { next: new Map(), id: -1 };
-  /** Per signature id: its hops, and its ideal times by message size. */
-  private readonly signatures: {
-    readonly hops: readonly Hop[];
-    readonly byBytes: Map<number, TimePs>;
-  }[] = [];
+  /** Per signature id, its hops and ideal times. */
+  private readonly signatures: Signature[] = [];
+  /** Per host index, its schedule if it has one. */
+  private readonly scheduled: (ScheduledReceiver | undefined)[];
   /** The classes of the route being looked up (reused). */
   private readonly path: number[] = [];
   private readonly routingPs: TimePs;
@@ -76,6 +100,9 @@ export class IdealFct {
       headerBytes: network.hostConfig.headerBytes,
       injectionCapGbps: network.hostConfig.injectionCapGbps,
       receiveRateGbps: network.hostConfig.receiveRateGbps,
+      receiveRateSchedules: network.hostConfigs.map((c) =>
+        c.receiveRateSchedule.length === 0 ? undefined : c.receiveRateSchedule,
+      ),
       switching: network.switchConfig.switching,
       cutThroughBytes: network.switchConfig.headerBytes,
       routingLatencyNs: network.switchConfig.routingLatencyNs,
@@ -91,6 +118,14 @@ export class IdealFct {
     this.signatureOfPair =
       hosts * hosts <= FLAT_PAIRS_MAX ? new Int32Array(hosts * hosts) : new Map<number, number>();
     this.routingPs = nsToPs(params.routingLatencyNs);
+    this.scheduled = Array.from({ length: hosts }, (_, h) => {
+      const steps = params.receiveRateSchedules?.[h];
+      if (steps === undefined || steps.length === 0) return undefined;
+      // Steps at time 0 only set the rate the host starts with.
+      const atStart = new ReceiveRate(params.receiveRateGbps, steps);
+      atStart.advance(0);
+      return { rateGbps: atStart.rateGbps, later: steps.filter((s) => s.atPs > 0) };
+    });
     const cables = topology.fabric.cables;
     this.cableClass = new Int32Array(cables.length);
     const classOf = new Map<string, number>();
@@ -107,14 +142,57 @@ export class IdealFct {
     }
   }
 
-  /** Ideal completion time of `bytes` of payload from `src` to `dst`, ps. */
-  messagePs(src: number, dst: number, bytes: number): TimePs {
+  /**
+   * Ideal completion time of `bytes` of payload from `src` to `dst`, ps, for a message that
+   * arrives at `startPs`: the arrival matters only when `dst`'s receive rate changes after
+   * time 0 ({@link dependsOnStart}).
+   */
+  messagePs(src: number, dst: number, bytes: number, startPs: TimePs = 0): TimePs {
     const signature = this.signatures[this.signature(src, dst)]!;
-    const cached = signature.byBytes.get(bytes);
+    const receiver = this.scheduled[dst];
+    if (receiver === undefined) {
+      return this.atRate(signature, signature.byBytes, this.params.receiveRateGbps, bytes);
+    }
+    const receive = new ReceiveRate(receiver.rateGbps, receiver.later);
+    receive.advance(startPs);
+    const rateGbps = receive.rateGbps;
+    const byBytes =
+      rateGbps === this.params.receiveRateGbps
+        ? signature.byBytes
+        : this.byRate(signature, rateGbps);
+    const value = this.atRate(signature, byBytes, rateGbps, bytes);
+    // A message whose every packet is consumed before the next change sees one rate; one that
+    // spans a change is replayed with the steps (not kept: its time depends on its start).
+    if (startPs + value < receive.nextChangePs) return value;
+    return this.compute(signature.hops, bytes, receive, startPs);
+  }
+
+  /** Whether a message's ideal time to `dst` depends on when it arrives (its rate changes). */
+  dependsOnStart(dst: number): boolean {
+    return (this.scheduled[dst]?.later.length ?? 0) > 0;
+  }
+
+  private atRate(
+    signature: Signature,
+    byBytes: Map<number, TimePs>,
+    rateGbps: number | null,
+    bytes: number,
+  ): TimePs {
+    const cached = byBytes.get(bytes);
     if (cached !== undefined) return cached;
-    const value = this.compute(signature.hops, bytes);
-    signature.byBytes.set(bytes, value);
+    const value = this.compute(signature.hops, bytes, new ReceiveRate(rateGbps, []), 0);
+    byBytes.set(bytes, value);
     return value;
+  }
+
+  private byRate(signature: Signature, rateGbps: number | null): Map<number, TimePs> {
+    const key = rateGbps ?? 0;
+    let byBytes = signature.byRate.get(key);
+    if (byBytes === undefined) {
+      byBytes = new Map();
+      signature.byRate.set(key, byBytes);
+    }
+    return byBytes;
   }
 
   private signature(src: number, dst: number): number {
@@ -163,13 +241,25 @@ export class IdealFct {
     }
     if (node.id < 0) {
       node.id = this.signatures.length;
-      this.signatures.push({ hops: path.map((cls) => this.classHops[cls]!), byBytes: new Map() });
+      this.signatures.push({
+        hops: path.map((cls) => this.classHops[cls]!),
+        byBytes: new Map(),
+        byRate: new Map(),
+      });
     }
     return node.id;
   }
 
-  private compute(hops: readonly Hop[], bytes: number): TimePs {
-    const { mtuBytes, headerBytes, injectionCapGbps, receiveRateGbps } = this.params;
+  // The replay, from the message's arrival (time 0 here, `startPs` for `receive`): each packet's
+  // service starts when it has arrived and the one before is consumed, at the rate in force
+  // then (docs/model.md, "Hosts"); a null rate consumes it at that moment.
+  private compute(
+    hops: readonly Hop[],
+    bytes: number,
+    receive: ReceiveRate,
+    startPs: TimePs,
+  ): TimePs {
+    const { mtuBytes, headerBytes, injectionCapGbps } = this.params;
     const cutThrough =
       this.params.switching === "vct" ? this.params.cutThroughBytes : Number.POSITIVE_INFINITY;
     const k = hops.length;
@@ -198,10 +288,11 @@ export class IdealFct {
         portFree[j] = end;
         tailArrival = end + latencyPs;
       }
-      consumedPs =
-        receiveRateGbps === null
-          ? tailArrival
-          : Math.max(tailArrival, consumedPs) + serializationPs(size, receiveRateGbps);
+      // Tails only grow, so at a null rate throughout this is each packet's tail.
+      const servicePs = Math.max(tailArrival, consumedPs);
+      if (startPs + servicePs >= receive.nextChangePs) receive.advance(startPs + servicePs);
+      const rateGbps = receive.rateGbps;
+      consumedPs = rateGbps === null ? servicePs : servicePs + serializationPs(size, rateGbps);
     }
     return consumedPs;
   }

@@ -21,6 +21,7 @@ import {
   Hca,
   type HcaConfig,
   type Message,
+  type ReceiveRateStep,
   registerHcaEvents,
   resolveHcaConfig,
 } from "@cclab/fabric-hca";
@@ -42,6 +43,12 @@ export interface NetworkOptions {
   readonly switch?: Partial<SwitchConfig>;
   /** Host parameters (see @cclab/fabric-hca). */
   readonly host?: Partial<HcaConfig>;
+  /**
+   * Per host index, the receive-rate schedule that host runs instead of `host`'s
+   * (`HcaConfig.receiveRateSchedule`; `undefined`: `host`'s): slow receivers among fast ones,
+   * and receivers whose rate changes at given times (docs/model.md, "Hosts").
+   */
+  readonly hostReceiveRateSchedules?: readonly (readonly ReceiveRateStep[] | undefined)[];
   /** PFC thresholds of host receive buffers (PFC only; default: the switches' `pfc`). */
   readonly hostPfc?: { readonly xoffBytes: number; readonly xonBytes: number };
   /** Seed of every random stream of the run. Default 1. */
@@ -86,6 +93,11 @@ export class Network {
   readonly discipline: FlowControlDiscipline;
   readonly switchConfig: SwitchConfig;
   readonly hostConfig: HcaConfig;
+  /**
+   * Per host index, the parameters it runs with: `hostConfig`, with its own receive-rate
+   * schedule where `hostReceiveRateSchedules` gives one.
+   */
+  readonly hostConfigs: readonly HcaConfig[];
   /** For each link index: the sending and receiving end (for checks and reports). */
   readonly linkEnds: { readonly from: Endpoint; readonly to: Endpoint }[] = [];
   private messageCount = 0;
@@ -153,6 +165,7 @@ export class Network {
             `switch (with ${added} VLs for ${plan.switchParts.map((p) => p.factory.name).join(", ") || "the hosts' schemes"})`,
           );
     this.hostConfig = resolveHcaConfig(options.host ?? {}, "host");
+    this.hostConfigs = this.configsOfHosts(fabric.hosts.length, options);
     const hostPfc = options.hostPfc ?? this.switchConfig.pfc;
     if (this.discipline === "credit" && options.hostPfc !== undefined) {
       throw new TypeError(
@@ -202,7 +215,7 @@ export class Network {
           name: node.name,
           hostCount,
           vlCount,
-          config: this.hostConfig,
+          config: this.hostConfigs[index]!,
           discipline: this.discipline,
           ...(hostPfc === undefined ? {} : { pfc: hostPfc }),
           scheduler,
@@ -377,6 +390,22 @@ export class Network {
     return end.kind === "host"
       ? this.hosts[end.index]!.uplinkFlow
       : this.switches[end.index]!.outFlow[end.port]!;
+  }
+
+  // Each host's parameters: the shared ones, or those with its own receive-rate schedule.
+  private configsOfHosts(hostCount: number, options: NetworkOptions): HcaConfig[] {
+    const schedules = options.hostReceiveRateSchedules ?? [];
+    if (schedules.length > hostCount) {
+      throw new RangeError(
+        `hostReceiveRateSchedules lists ${schedules.length} hosts; the fabric has ${hostCount}`,
+      );
+    }
+    return Array.from({ length: hostCount }, (_, h) => {
+      const receiveRateSchedule = schedules[h];
+      if (receiveRateSchedule === undefined) return this.hostConfig;
+      const where = `hostReceiveRateSchedules[${h}]`;
+      return resolveHcaConfig({ ...options.host, receiveRateSchedule }, where);
+    });
   }
 
   // A credit buffer smaller than one packet would never grant it: the run would hang.

@@ -55,6 +55,22 @@ describe("Network rejects bad input before the run, naming the field", () => {
       },
       /"shared" needs PFC flow control/,
     ],
+    [
+      { hostReceiveRateSchedules: [undefined, undefined, [{ atPs: 0, rateGbps: 1 }]] },
+      /hostReceiveRateSchedules lists 3 hosts; the fabric has 2/,
+    ],
+    [
+      {
+        hostReceiveRateSchedules: [
+          undefined,
+          [
+            { atPs: 5, rateGbps: 1 },
+            { atPs: 5, rateGbps: null },
+          ],
+        ],
+      },
+      /hostReceiveRateSchedules\[1\]\.receiveRateSchedule\[1\]\.atPs must be later than the step before \(5 ps\)/,
+    ],
   ])("%j", (options, message) => {
     expect(
       () => new Network(singleSwitch({ hosts: 2, rateGbps: 10, latencyNs: 10 }), options),

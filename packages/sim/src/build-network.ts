@@ -5,6 +5,7 @@ import type { EgressMeter } from "./egress-meter.js";
 import type { PacketTrace } from "./packet-trace.js";
 import { ccPlugins } from "./plugins.js";
 import { combineQueueValueLabels, type QueueValueLabelsJson } from "./queue-value-labels.js";
+import { receiveRateSchedules } from "./scenario/receive-rates.js";
 import type {
   CcAssignment,
   Resolved,
@@ -33,7 +34,9 @@ export function buildNetwork(
   trace?: PacketTrace,
 ): BuiltNetwork {
   // `slMapping` is the runner's: it gives each message its SL as the traffic feed hands it over.
-  const { pfc: hostPfc, slMapping: _slMapping, ...host } = scenario.host;
+  // `receiveRates` become each host's own receive-rate schedule (docs/model.md, "Hosts").
+  const { pfc: hostPfc, slMapping: _slMapping, receiveRates, ...host } = scenario.host;
+  const hostReceiveRateSchedules = receiveRateSchedules(receiveRates, topology.fabric.hosts.length);
   const { queueing, vlWeights, pfc, ...sw } = scenario.switch;
   const occupancy = scenario.metrics.series.includes("port-occupancy");
   const switchConfig: Partial<SwitchConfig> = {
@@ -71,6 +74,7 @@ export function buildNetwork(
     // The collector takes completions as they happen (a long run completes millions).
     keepCompletions: false,
     ...(hostPfc === undefined ? {} : { hostPfc }),
+    ...(hostReceiveRateSchedules === undefined ? {} : { hostReceiveRateSchedules }),
     ...(cc === undefined ? {} : { cc }),
     ...(hostCc === undefined ? {} : { hostCc }),
     ...(switchCc.length === 0 ? {} : { switchCc }),

@@ -53,6 +53,8 @@ enum Counter {
    * through a table of all host pairs and a map per route, two or three cache misses on a large
    * fabric, where this record was read a packet before (648-node silent forest, CPU profile of
    * the first 60 ms: completions 2.60 → 2.33 s of 150 s; a flow there carries ~300 messages).
+   * −1 when the time depends on the message's arrival (a destination whose receive rate
+   * changes), so that nothing reuses it.
    */
   IdealBytes = 6,
   IdealPs = 7,
@@ -262,8 +264,9 @@ export class Collector {
     const r = index * Counter.Stride;
     let idealPs = counters[r + Counter.IdealPs]!;
     if (counters[r + Counter.IdealBytes] !== c.bytes) {
-      idealPs = this.ideal.messagePs(c.srcHost, c.dstHost, c.bytes);
-      counters[r + Counter.IdealBytes] = c.bytes;
+      idealPs = this.ideal.messagePs(c.srcHost, c.dstHost, c.bytes, c.createdPs);
+      // To a host whose receive rate changes, the ideal depends on the arrival: never reused.
+      counters[r + Counter.IdealBytes] = this.ideal.dependsOnStart(c.dstHost) ? -1 : c.bytes;
       counters[r + Counter.IdealPs] = idealPs;
     }
     if (c.createdPs >= this.warmupPs) {

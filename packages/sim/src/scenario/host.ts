@@ -1,6 +1,6 @@
 import { DEFAULT_HCA_CONFIG, INJECTION_ORDERS } from "@cclab/fabric-hca";
-import type { z } from "zod";
-import { bytes, gbps, oneOf, strictObject } from "./fields.js";
+import { z } from "zod";
+import { bytes, count, gbps, oneOf, strictObject, time } from "./fields.js";
 
 /**
  * How a message gets its service level (docs/model.md, "Hosts"): `message`, the SL its traffic
@@ -9,6 +9,24 @@ import { bytes, gbps, oneOf, strictObject } from "./fields.js";
 export const SL_MAPPINGS = ["message", "destination"] as const;
 
 const d = DEFAULT_HCA_CONFIG;
+
+/**
+ * One entry of `host.receiveRates`: from `atUs` on, these hosts consume at their own rate
+ * (docs/model.md, "Hosts"). Host names become indices before this schema sees them.
+ */
+const receiveRateEntry = strictObject(
+  {
+    hosts: z
+      .array(count("a host index", 0), { error: "must be a list of hosts (names or indices)" })
+      .min(1, "must list at least one host")
+      .describe("the hosts this rate applies to, by name (H6) or index"),
+    receiveRateGbps: gbps(
+      "rate at which these hosts consume packets from atUs on, instead of host.receiveRateGbps; null: at once",
+    ).nullable(),
+    atUs: time("when the rate takes effect, µs from the start of the run", "µs").default(0),
+  },
+  "a receive rate of some hosts from a time on",
+);
 
 /** The `host` section: every host adapter uses it (docs/model.md, "Hosts"). */
 export const hostSchema = strictObject({
@@ -23,6 +41,12 @@ export const hostSchema = strictObject({
   receiveRateGbps: gbps("rate at which the host consumes packets; null: at once")
     .nullable()
     .default(d.receiveRateGbps),
+  receiveRates: z
+    .array(receiveRateEntry, { error: "must be a list of { hosts, receiveRateGbps, atUs }" })
+    .optional()
+    .describe(
+      "receive rates of their own for some hosts, changing at given times: from each entry's atUs on, its hosts consume at its receiveRateGbps instead of host.receiveRateGbps (a slow receiver, the root of a hot spot); a host's later entry replaces its earlier one, one entry per host and time",
+    ),
   receiveBufferBytes: bytes("receive buffer per VL: the credits the host grants", 64).default(
     d.receiveBufferBytes,
   ),

@@ -10,6 +10,7 @@ import { issuesFromError } from "./device-errors.js";
 import { joinPath, ScenarioError, type ScenarioIssue } from "./issues.js";
 import { documentIssues, MAX_BINS } from "./limits.js";
 import { scenarioMessage } from "./messages.js";
+import { receiveRateIssues } from "./receive-rates.js";
 import { metricsSchema } from "./run.js";
 import { type ScenarioTop, scenarioSchema } from "./schema.js";
 
@@ -70,7 +71,7 @@ const allowedList = (names: Iterable<string>) => {
   return list.length === 0 ? "none registered" : list.map((n) => `"${n}"`).join(", ");
 };
 
-/** The fields of traffic entries and CC host groups that name hosts. */
+/** The fields of traffic entries, CC host groups and receive rates that name hosts. */
 const HOST_FIELDS = new Set(["src", "dst", "senders", "hosts", "hotspot", "hotspots", "receivers"]);
 
 /**
@@ -186,6 +187,18 @@ export async function resolveScenario(
         hosts: resolveHostNames(cc.hosts, topology, ["cc", "hosts"], nameIssues),
       };
     }
+    const host = raw.host as { receiveRates?: unknown } | undefined;
+    if (typeof host === "object" && host !== null && Array.isArray(host.receiveRates)) {
+      named.host = {
+        ...host,
+        receiveRates: resolveHostNames(
+          host.receiveRates,
+          topology,
+          ["host", "receiveRates"],
+          nameIssues,
+        ),
+      };
+    }
   }
   const topIssues: ScenarioIssue[] = [];
   const top = parseWith(scenarioSchema, typeof input === "object" ? named : input, [], topIssues);
@@ -214,6 +227,12 @@ export async function resolveScenario(
     });
   }
   issues.push(...slMappingIssues(sections, topology));
+  issues.push(
+    ...receiveRateIssues(
+      (named.host as { receiveRates?: unknown } | undefined)?.receiveRates,
+      topology,
+    ),
+  );
   const binUs = (sections.metrics ?? metricsSchema.parse({})).binUs;
   if (run?.durationUs !== undefined && run.durationUs / binUs > MAX_BINS) {
     issues.push({
