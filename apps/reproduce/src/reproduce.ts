@@ -3,6 +3,7 @@ import { basename, dirname, join, relative } from "node:path";
 import { plotRun, writeFigures } from "@cclab/plot";
 import { writeResults } from "@cclab/sim";
 import { DCQCN } from "./dcqcn.js";
+import { E2CM } from "./e2cm.js";
 import { ECOCC } from "./ecocc.js";
 import type { Experiment } from "./experiment.js";
 import { GRAN_THESIS } from "./gran-thesis.js";
@@ -18,6 +19,7 @@ export const EXPERIMENTS: readonly Experiment[] = [
   ...SRP,
   ...TCD,
   ...ECOCC,
+  ...E2CM,
 ];
 
 type Saved = Omit<ReportEntry, "experiment">;

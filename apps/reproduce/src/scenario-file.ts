@@ -43,12 +43,22 @@ function setPath(doc: Json, path: string, value: unknown): void {
 
 /**
  * Multiplies every time of a scenario's run and scheduled flows by `factor` (flow starts and
- * stops, duration, warm-up): the same experiment at another length, for tests.
+ * stops, duration, warm-up, the times hosts change their receive rate): the same experiment at
+ * another length, for tests. A pattern's own window is left as it is (experiments that scale
+ * one override it).
  */
 function scaleTimes(doc: Json, factor: number): void {
   const run = doc.run as Json | undefined;
   for (const key of ["durationUs", "warmupUs"]) {
     if (typeof run?.[key] === "number") run[key] = Math.round((run[key] as number) * factor);
+  }
+  const scale = (at: Json, keys: readonly string[]) => {
+    for (const key of keys) {
+      if (typeof at[key] === "number") at[key] = Math.round((at[key] as number) * factor);
+    }
+  };
+  for (const step of ((doc.host as Json | undefined)?.receiveRates as Json[] | undefined) ?? []) {
+    scale(step, ["atUs"]);
   }
   for (const pattern of (doc.traffic as Json[] | undefined) ?? []) {
     for (const flow of (pattern.flows as Json[] | undefined) ?? []) {
