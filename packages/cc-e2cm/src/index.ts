@@ -15,7 +15,8 @@ export {
   params,
   paramsInput,
 } from "./params.js";
-export { ReactionPoint } from "./rate-limiter.js";
+export { RateLimiter } from "./rate-limiter.js";
+export { ReactionPoint } from "./reaction-point.js";
 export { createReceiverPart, receiverPartFactory } from "./receiver-part.js";
 export { createSenderPart, senderPartFactory } from "./sender-part.js";
 export { createSwitchPart, switchPartFactory } from "./switch-part.js";

@@ -9,10 +9,20 @@ describe("parameters", () => {
         ...PRESETS[preset],
         preset,
         bcnZeroBackoffUs: 100,
+        rateLimiters: "per-flow",
         bcnFrameBytes: 64,
       });
     }
     expect(params.parse({}).preset).toBe("reference");
+  });
+
+  it("limiters per congestion point only in mode bcn", () => {
+    expect(params.parse({ mode: "bcn", rateLimiters: "per-congestion-point" }).rateLimiters).toBe(
+      "per-congestion-point",
+    );
+    const r = params.safeParse({ mode: "e2cm", rateLimiters: "per-congestion-point" });
+    expect(r.success).toBe(false);
+    expect(r.error?.issues[0]?.path).toEqual(["rateLimiters"]);
   });
 
   it("the reference set is the slides' E2CM r1.0 (seed L315–332)", () => {

@@ -108,6 +108,12 @@ export const paramsInput = z.strictObject({
   probeEveryBytes: bytes(
     "E2CM: a rate-limited flow marks one data frame as a probe every this many bytes sent",
   ).optional(),
+  rateLimiters: z
+    .enum(["per-flow", "per-congestion-point"])
+    .default("per-flow")
+    .describe(
+      "hosts: a rate limiter per flow (E2CM's adapter), or, in mode bcn, one per congestion point shared by the host's flows it last slowed (BCN's)",
+    ),
   bcnFrameBytes: z
     .int()
     .min(64)
@@ -135,14 +141,26 @@ export interface E2cmParams {
   readonly flowGdScale: number;
   readonly flowGiScale: number;
   readonly probeEveryBytes: number;
+  readonly rateLimiters: "per-flow" | "per-congestion-point";
   readonly bcnFrameBytes: number;
 }
 
 /** The schema a scenario's `params` are validated with: input → fully resolved parameters. */
-export const params = paramsInput.transform((p): E2cmParams => {
-  const given = Object.fromEntries(Object.entries(p).filter(([, v]) => v !== undefined));
-  return { ...PRESETS[p.preset], ...given } as E2cmParams;
-});
+export const params = paramsInput
+  .transform((p): E2cmParams => {
+    const given = Object.fromEntries(Object.entries(p).filter(([, v]) => v !== undefined));
+    return { ...PRESETS[p.preset], ...given } as E2cmParams;
+  })
+  .superRefine((p, ctx) => {
+    // E2CM's probes drive a flow's own limiter (L166); a shared one has no flow to probe for.
+    if (p.rateLimiters === "per-congestion-point" && p.mode === "e2cm") {
+      ctx.addIssue({
+        code: "custom",
+        path: ["rateLimiters"],
+        message: 'per-congestion-point needs mode "bcn" (E2CM keeps a rate limiter per flow)',
+      });
+    }
+  });
 
 /** Gd and Gi, per byte of feedback, for a host whose link runs at `lineRateGbps`. */
 export interface Gains {

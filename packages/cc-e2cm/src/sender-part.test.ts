@@ -444,3 +444,90 @@ describe("sender part", () => {
     expect(e2cm.name).not.toBe(bcn.name);
   });
 });
+
+describe("reaction point: limiters per congestion point (BCN)", () => {
+  /** Host 0 with flows 7 and 8 (to hosts 1 and 2) and limiters per congestion point. */
+  function two() {
+    const p = params.parse({ mode: "bcn", rateLimiters: "per-congestion-point" });
+    const context = testHostContext({
+      uplinkRateGbps: C,
+      rng: createRng(1).split("host/0/cc"),
+      gatesChanged: () => {},
+    });
+    const { packets, scheduler } = context;
+    const part = createSenderPart(p, context);
+    const gates = new Map<number, FlowGate>([
+      [7, part.openFlow({ flowId: 7, srcHost: 0, dstHost: 1, sl: 0 })],
+      [8, part.openFlow({ flowId: 8, srcHost: 0, dstHost: 2, sl: 0 })],
+    ]);
+    const type = packets.column(COLUMN.type, Uint8Array);
+    const cpid = packets.column(COLUMN.cpid, Int32Array);
+    const qoff = packets.column(COLUMN.qoffBytes, Float64Array);
+    const qdelta = packets.column(COLUMN.qdeltaBytes, Float64Array);
+    const bcn = (flowId: number, from: number, qoffBytes: number, qdeltaBytes: number) => {
+      const id = packets.create({ kind: "bcn", sizeBytes: 64, flowId, srcHost: 9, dstHost: 0 });
+      type.values[id] = BcnType.bcn;
+      cpid.values[id] = from;
+      qoff.values[id] = qoffBytes;
+      qdelta.values[id] = qdeltaBytes;
+      part.onControl?.(id);
+      packets.free(id);
+    };
+    const rates = () => {
+      const v = new Map<number, number>();
+      part.sampleFlows?.((flowId, name, value) => {
+        if (name === "rateGbps") v.set(flowId, value);
+      });
+      return [v.get(7)!, v.get(8)!];
+    };
+    const send = (flowId: number) => {
+      const id = packets.create({ sizeBytes: FRAME, flowId, srcHost: 0, dstHost: 1 });
+      gates.get(flowId)!.onSent?.(id);
+      const tag = cpid.values[id]!;
+      packets.free(id);
+      return tag;
+    };
+    return { part, gates, scheduler, bcn, rates, send, counters: () => part.counters?.() ?? {} };
+  }
+
+  it("flows slowed by one point share its limiter: one rate, frames spaced across both", () => {
+    const h = two();
+    h.bcn(7, 42, ...SAT_NEG);
+    h.bcn(8, 42, ...SAT_NEG);
+    // One limiter, cut twice: a quarter of line rate, for both flows.
+    expect(h.counters()).toMatchObject({ limitersCreated: 1, limitersActive: 1, rateCuts: 2 });
+    expect(h.rates()).toEqual([C / 4, C / 4]);
+    expect(h.send(7)).toBe(42);
+    // Flow 8's next frame waits for flow 7's to leave at the shared rate.
+    expect(h.gates.get(8)!.nextSendPs(0)).toBe(serializationPs(FRAME, C / 4));
+  });
+
+  it("a negative BCN from another point moves the flow; a positive one raises the point that sent it", () => {
+    const h = two();
+    h.bcn(7, 42, ...SAT_NEG);
+    h.bcn(8, 42, ...SAT_NEG);
+    h.bcn(8, 43, ...SAT_NEG);
+    expect(h.counters()).toMatchObject({ limitersCreated: 2, limitersActive: 2 });
+    expect(h.rates()).toEqual([C / 4, C / 2]);
+    expect([h.send(7), h.send(8)]).toEqual([42, 43]);
+    // Positive BCNs from 42 (to a frame of flow 8 tagged before it moved) raise 42's limiter
+    // until it reaches line rate and is released: flow 7 is free, flow 8 still at 43's rate.
+    for (let i = 0; i < 1000 && h.rates()[0]! < C; i++) h.bcn(8, 42, ...SAT_POS);
+    expect(h.rates()).toEqual([C, C / 2]);
+    expect(h.counters()).toMatchObject({ limitersReleased: 1, limitersActive: 1 });
+    expect([h.send(7), h.send(8)]).toEqual([0, 43]);
+  });
+
+  it("a limiter whose last flow moves away is released", () => {
+    const h = two();
+    h.bcn(7, 42, ...SAT_NEG);
+    h.bcn(7, 43, ...SAT_NEG);
+    expect(h.counters()).toMatchObject({
+      limitersCreated: 2,
+      limitersReleased: 1,
+      limitersActive: 1,
+    });
+    // The new point's limiter starts at line rate: one saturated cut halves it.
+    expect(h.rates()).toEqual([C / 2, C]);
+  });
+});

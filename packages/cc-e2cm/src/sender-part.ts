@@ -9,15 +9,16 @@ import {
 } from "@cclab/fabric";
 import { BcnType, COLUMN } from "./frames.js";
 import { type E2cmParams, gains } from "./params.js";
-import { ReactionPoint, type Shared } from "./rate-limiter.js";
+import { ReactionPoint, type Shared } from "./reaction-point.js";
 
 const BCN_KIND = NAMED_PACKET_KINDS.indexOf("bcn");
 const PROBE_KIND = NAMED_PACKET_KINDS.indexOf("probe");
 
 /**
- * The reaction point of a host (docs/design/e2cm.md, "Reaction point"): a rate limiter per
- * flow, made by the first negative BCN, driven by the switches' BCN frames and, in mode
- * `e2cm`, by the flow's returned probes, and released when its rate is back at line rate.
+ * The reaction point of a host (docs/design/e2cm.md, "Reaction point"): rate limiters made by
+ * negative BCN frames (one per flow, or one per congestion point with `rateLimiters:
+ * per-congestion-point`), driven by the switches' BCN frames and, in mode `e2cm`, by each
+ * flow's returned probes, and released when their rate is back at line rate.
  * Per-flow series: `rateGbps` (line rate when not limited), `pathQueueBytes` (E2CM's Q).
  */
 export function createSenderPart(p: E2cmParams, context: HostPartContext): SenderPart {
@@ -33,6 +34,7 @@ export function createSenderPart(p: E2cmParams, context: HostPartContext): Sende
     cpid: packets.column(COLUMN.cpid, Int32Array),
     type: packets.column(COLUMN.type, Uint8Array),
     time: packets.column(COLUMN.timePs, Float64Array),
+    byCp: new Map(),
     counts: {
       bcnReceived: 0,
       probesSent: 0,

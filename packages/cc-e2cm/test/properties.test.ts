@@ -51,8 +51,9 @@ const topologyArb = fc
   .map((hosts) => singleSwitch({ hosts, rateGbps: LINK_GBPS, latencyNs: 500 }));
 
 /**
- * Parameters of the scheme: a preset, either mode, and switches that sample more often than
- * the slides (the runs are short), some with BCN(0,0) instead of BCN_MAX.
+ * Parameters of the scheme: a preset, either mode (BCN with limiters per flow or per
+ * congestion point), and switches that sample more often than the slides (the runs are
+ * short), some with BCN(0,0) instead of BCN_MAX.
  */
 const ccArb = fc
   .record({
@@ -61,14 +62,20 @@ const ccArb = fc
       "orientative-ig" as const,
       "orientative-og" as const,
     ),
-    mode: fc.constantFrom("bcn" as const, "e2cm" as const),
+    mode: fc.constantFrom("bcn" as const, "e2cm" as const, "bcn-per-point" as const),
     sampleEveryBytes: fc.constantFrom(7_500, 15_000, 75_000),
     probeEveryBytes: fc.constantFrom(15_000, 75_000),
     severe: fc.constantFrom("bcnMax", "bcnZero", "none"),
     minRateMbps: fc.constantFrom(undefined, 100, 1_000),
   })
-  .map(({ severe, ...r }) =>
-    params.parse({ ...r, bcnMax: severe === "bcnMax", bcnZero: severe === "bcnZero" }),
+  .map(({ severe, mode, ...r }) =>
+    params.parse({
+      ...r,
+      mode: mode === "e2cm" ? "e2cm" : "bcn",
+      rateLimiters: mode === "bcn-per-point" ? "per-congestion-point" : "per-flow",
+      bcnMax: severe === "bcnMax",
+      bcnZero: severe === "bcnZero",
+    }),
   );
 
 /** 2–5 greedy senders to one host (fewer on small fabrics), each from a random time. */
