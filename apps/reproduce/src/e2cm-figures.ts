@@ -1,7 +1,7 @@
 /** Figures of the E2CM reproductions: per-flow throughput and the hot queue over time. */
 import { type Figure, lineFigure } from "@cclab/plot";
 import type { SimulationResult } from "@cclab/sim";
-import { flowSeries, meanOver } from "./e2cm-measure.js";
+import { flowSeries, meanOver, seriesMap } from "./e2cm-measure.js";
 
 /** Bins are averaged over this width for drawing, µs (the runs bin at 1 ms). */
 const DRAW_US = 5000;
@@ -22,13 +22,7 @@ export function flowsFigure(
   result: SimulationResult,
   endUs: number,
 ): Figure {
-  const points = [...flowSeries(result)].flatMap(([flow, s]) => {
-    const values = new Map<number, number>();
-    s.binStartUs.forEach((t, i) => {
-      values.set(t, s.gbps[i]!);
-    });
-    return coarse(values, endUs, flow);
-  });
+  const points = [...flowSeries(result)].flatMap(([flow, s]) => coarse(seriesMap(s), endUs, flow));
   return lineFigure({
     name,
     title,

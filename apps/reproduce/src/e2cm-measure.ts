@@ -120,14 +120,20 @@ export function mean(values: readonly number[]): number {
   return sum / values.length;
 }
 
+/** The values of the bins starting in [fromUs, toUs). */
+function valuesOver(values: ReadonlyMap<number, number>, fromUs: number, toUs: number): number[] {
+  const picked: number[] = [];
+  for (const [t, v] of values) if (t >= fromUs && t < toUs) picked.push(v);
+  return picked;
+}
+
 /** Coefficient of variation (standard deviation / mean) of the bins starting in [fromUs, toUs). */
 export function spreadOver(
   values: ReadonlyMap<number, number>,
   fromUs: number,
   toUs: number,
 ): number {
-  const picked: number[] = [];
-  for (const [t, v] of values) if (t >= fromUs && t < toUs) picked.push(v);
+  const picked = valuesOver(values, fromUs, toUs);
   const m = mean(picked);
   return Math.sqrt(mean(picked.map((v) => (v - m) ** 2))) / m;
 }
@@ -138,7 +144,5 @@ export function meanOver(
   fromUs: number,
   toUs: number,
 ): number {
-  const picked: number[] = [];
-  for (const [t, v] of values) if (t >= fromUs && t < toUs) picked.push(v);
-  return mean(picked);
+  return mean(valuesOver(values, fromUs, toUs));
 }

@@ -6,6 +6,7 @@
  */
 
 import type { Figure } from "@cclab/plot";
+import type { SimulationResult } from "@cclab/sim";
 import { flowsFigure, queueFigure } from "./e2cm-figures.js";
 import {
   convergenceUs,
@@ -42,6 +43,16 @@ const mdTable = (header: readonly string[], rows: readonly (readonly string[])[]
 const gbps = (x: number) => `${fmt(x)} Gb/s`;
 const list = (xs: readonly number[]) => xs.map((x) => fmt(x)).join(", ");
 
+/**
+ * The scheme's frames per MB of payload delivered over the whole run: BCN frames and returned
+ * probes (the slides weigh BCN's "extra signaling traffic", L67; a probe itself is a data frame).
+ */
+const overhead = (result: SimulationResult): [string, string] => {
+  const t = result.summary.totals;
+  const mb = t.deliveredBytes / 1e6;
+  return [fmt((t.controlPackets.bcn ?? 0) / mb, 2), fmt((t.controlPackets.probe ?? 0) / mb, 2)];
+};
+
 /** The worst flow's relative deviation, unsigned. */
 const off = (dev: number) => `worst flow ±${fmt(dev * 100, 1)} %`;
 /** A time in ms, or "never" when it did not happen. */
@@ -74,7 +85,7 @@ const igBaseline: Experiment = {
       const means = flowMeans(result, endUs / 2, endUs);
       const culprits = ["H1→H5", "H2→H5", "H3→H5", "H4→H5"].map((f) => means.get(f) ?? 0);
       const victim = means.get("H0→H6") ?? 0;
-      rows.push([LABEL[mode], list(culprits), fmt(victim)]);
+      rows.push([LABEL[mode], list(culprits), fmt(victim), ...overhead(result)]);
       devs[mode] = worst(culprits, [2.5, 2.5, 2.5, 2.5]);
       if (mode === "e2cm") {
         findings.push({
@@ -99,7 +110,18 @@ const igBaseline: Experiment = {
     return {
       findings,
       figures,
-      tables: [mdTable(["scheme", "culprits H1–H4 → H5, Gb/s", "victim H0 → H6, Gb/s"], rows)],
+      tables: [
+        mdTable(
+          [
+            "scheme",
+            "culprits H1–H4 → H5, Gb/s",
+            "victim H0 → H6, Gb/s",
+            "BCN frames per MB",
+            "returned probes per MB",
+          ],
+          rows,
+        ),
+      ],
     };
   },
 };
@@ -224,6 +246,7 @@ async function ogRuns(
       ms(og.stay20Us),
       ms(og.stay10Us),
       fmt(result.summary.totals.windowGbps, 2),
+      ...overhead(result),
     ]);
   }
   const figure = queueFigure("hot-queue", `${name}: the hot output queue`, queues, endUs);
@@ -238,6 +261,8 @@ const ogHeader = [
   "stays within ±20 %, ms",
   "stays within ±10 %, ms",
   "delivered in the window, Gb/s",
+  "BCN frames per MB",
+  "returned probes per MB",
 ];
 
 const convergenceFinding = (runs: Record<Mode, OgRun>): Finding => {
@@ -257,43 +282,53 @@ const convergenceFinding = (runs: Record<Mode, OgRun>): Finding => {
 const ogExplanation = (runs: Record<Mode, OgRun>): string =>
   `The schemes hold the hot queue at different levels and with different steadiness: BCN at ${fmt(runs.bcn.steadyBytes / 1000, 0)} KB (its Qeq is 75 KB), its 1-ms means spread by ${fmt(runs.bcn.spread * 100, 0)} % (SD / mean) over the second half; E2CM at ${fmt(runs.e2cm.steadyBytes / 1000, 0)} KB, spread by ${fmt(runs.e2cm.spread * 100, 0)} %. E2CM's level is above Qeq because its per-flow probes find each flow's share of the queue below the per-flow Qeq (15 KB) and keep raising the rates that the switch's BCN frames cut; the two loops pull against each other and the queue swings more. E2CM first comes within ±10 % of its level after ${msUnit(runs.e2cm.enter10Us)}, BCN after ${msUnit(runs.bcn.enter10Us)}, but by the slides' definition (the 1-ms means stay inside the band) E2CM converges after ${msUnit(runs.e2cm.stay10Us)} and BCN after ${msUnit(runs.bcn.stay10Us)} ("never": not for the last 10 % of the run).`;
 
-const ogSingleHop: Experiment = {
+/** An output-generated experiment: both schemes on `name`, the hot queue toward `hotHost`. */
+function ogExperiment(o: {
+  id: string;
+  title: string;
+  source: string;
+  name: string;
+  hotHost: string;
+  notes: string;
+}): Experiment {
+  return {
+    id: o.id,
+    title: o.title,
+    source: o.source,
+    scenarios: MODES.map((mode) => `e2cm/${o.name}-${mode}.yaml`),
+    notes: o.notes,
+    async run({ scale }) {
+      const { rows, runs, figure } = await ogRuns(o.name, o.hotHost, scale);
+      const finding = convergenceFinding(runs);
+      return {
+        findings: [finding],
+        tables: [mdTable(ogHeader, rows)],
+        figures: [figure],
+        ...(finding.holds ? {} : { explanation: ogExplanation(runs) }),
+      };
+    },
+  };
+}
+
+const ogSingleHop = ogExperiment({
   id: "e2cm-og-single-hop",
   title: "E2CM scenario 3: output-generated single-hop hot spot",
   source: `${SOURCE} L379–386, L392–402`,
-  scenarios: ["e2cm/og-single-hop-bcn.yaml", "e2cm/og-single-hop-e2cm.yaml"],
+  name: "og-single-hop",
+  hotHost: "H0",
   notes:
     'Ten nodes send uniformly at 85 % load; node 1 (H0) serves at 10 %: a step response. Convergence: the time after which the 1-ms means of the hot output queue (to H0) stay within ±a of their steady value (the mean over the second half of a 1 s run), as the slides define it (L397–402). Slide title: "OG (Q): >2x Faster Convergence" (L392).',
-  async run({ scale }) {
-    const { rows, runs, figure } = await ogRuns("og-single-hop", "H0", scale);
-    const finding = convergenceFinding(runs);
-    return {
-      findings: [finding],
-      tables: [mdTable(ogHeader, rows)],
-      figures: [figure],
-      ...(finding.holds ? {} : { explanation: ogExplanation(runs) }),
-    };
-  },
-};
+});
 
-const ogMultiHop: Experiment = {
+const ogMultiHop = ogExperiment({
   id: "e2cm-og-multi-hop",
   title: "E2CM scenario 4: output-generated multi-hop hot spot with background traffic",
   source: `${SOURCE} L404–419`,
-  scenarios: ["e2cm/og-multi-hop-bcn.yaml", "e2cm/og-multi-hop-e2cm.yaml"],
+  name: "og-multi-hop",
+  hotHost: "H6",
   notes:
     "Nodes 1–6 at 25 % and 7–10 at 40 % load, uniform; node 7 (H6, on the middle of three switches) serves at 5 %. The slides plot convergence times without stating them in text; the comparison uses the single-hop claim (E2CM more than twice as fast) and the conclusion's (improved stability and speed, L469). The topology is ours (the figure is lost).",
-  async run({ scale }) {
-    const { rows, runs, figure } = await ogRuns("og-multi-hop", "H6", scale);
-    const finding = convergenceFinding(runs);
-    return {
-      findings: [finding],
-      tables: [mdTable(ogHeader, rows)],
-      figures: [figure],
-      ...(finding.holds ? {} : { explanation: ogExplanation(runs) }),
-    };
-  },
-};
+});
 
 /** The toggles of the bursty scenario, µs: nodes 4 and 5 (H3, H4) start or stop. */
 const TOGGLES_US = [100_000, 200_000, 300_000, 400_000];
@@ -423,7 +458,13 @@ const parkingLot: Experiment = {
       const means = flowMeans(result, endUs / 2, endUs);
       const hot = HOT.map((f) => means.get(f) ?? 0);
       const cold = COLD.map((f) => means.get(f) ?? 0);
-      rows.push([c.label, list(hot), list(cold), String(result.summary.totals.pauseFrames)]);
+      rows.push([
+        c.label,
+        list(hot),
+        list(cold),
+        String(result.summary.totals.pauseFrames),
+        ...overhead(result),
+      ]);
       const atMin = [...finalRates(result)].filter(([, r]) => r <= 0.0011).map(([f]) => f);
       const hotSum = hot.reduce((a, b) => a + b, 0);
       explained.push(
@@ -442,7 +483,19 @@ const parkingLot: Experiment = {
     }
     return {
       findings,
-      tables: [mdTable(["scheme", "hot flows, Gb/s", "cold flows, Gb/s", "pause frames"], rows)],
+      tables: [
+        mdTable(
+          [
+            "scheme",
+            "hot flows, Gb/s",
+            "cold flows, Gb/s",
+            "pause frames",
+            "BCN frames per MB",
+            "returned probes per MB",
+          ],
+          rows,
+        ),
+      ],
       figures,
       explanation: `${explained.join(" ")} Neither allocation is reached per flow: the proportional point needs both links full with 1.67 Gb/s per hot flow and 3.33 per cold one, max-min needs both full at 2.0 each.`,
     };
