@@ -1,7 +1,7 @@
 /** Figures of the E2CM reproductions: per-flow throughput and the hot queue over time. */
 import { type Figure, lineFigure } from "@cclab/plot";
-import type { SimulationResult } from "@cclab/sim";
-import { flowSeries, meanOver, seriesMap } from "./e2cm-measure.js";
+import { meanOver, seriesMap } from "./e2cm-measure.js";
+import type { FlowSeries } from "./throughput.js";
 
 /** Bins are averaged over this width for drawing, µs (the runs bin at 1 ms). */
 const DRAW_US = 5000;
@@ -19,10 +19,10 @@ function coarse(values: ReadonlyMap<number, number>, endUs: number, series: stri
 export function flowsFigure(
   name: string,
   title: string,
-  result: SimulationResult,
+  flows: ReadonlyMap<string, FlowSeries>,
   endUs: number,
 ): Figure {
-  const points = [...flowSeries(result)].flatMap(([flow, s]) => coarse(seriesMap(s), endUs, flow));
+  const points = [...flows].flatMap(([flow, s]) => coarse(seriesMap(s), endUs, flow));
   return lineFigure({
     name,
     title,

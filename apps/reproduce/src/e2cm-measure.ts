@@ -3,16 +3,16 @@
  * throughput over a window, and convergence times over 1-ms averages: the time after which
  * the values stay within [v(1 − a), v(1 + a)] of their steady value v (relative accuracy a).
  */
+import { column, parseTable, type Table } from "@cclab/plot";
 import type { SimulationResult } from "@cclab/sim";
-import { type FlowSeries, parseFlowThroughput, window } from "./throughput.js";
+import { type FlowSeries, mean, parseFlowThroughput, window } from "./throughput.js";
 
-/** Mean Gb/s of each flow (`src→dst`) over bins that start in [fromUs, toUs). */
+/** Mean Gb/s of each flow (`src→dst`) of `flows` over bins that start in [fromUs, toUs). */
 export function flowMeans(
-  result: SimulationResult,
+  flows: ReadonlyMap<string, FlowSeries>,
   fromUs: number,
   toUs: number,
 ): Map<string, number> {
-  const flows = parseFlowThroughput(result.files.get("flow-throughput.csv") ?? "");
   const out = new Map<string, number>();
   for (const [name, series] of flows) out.set(name, mean(window(series, fromUs, toUs)));
   return out;
@@ -28,21 +28,24 @@ export function flowSeries(result: SimulationResult): Map<string, FlowSeries> {
  * bin start (µs), summed over its VLs (the data VL and the control lane of the BCN frames).
  */
 export function egressQueueTo(result: SimulationResult, host: string): Map<number, number> {
-  const csv = result.files.get("egress-occupancy.csv");
-  if (csv === undefined) throw new Error("the run has no egress-occupancy.csv");
-  const lines = csv.trim().split("\n");
-  const header = lines[0]!.split(",");
-  const [t, mean, peer] = ["bin_start_us", "mean_egress_bytes", "peer"].map((c) =>
-    header.indexOf(c),
+  const table = resultTable(result, "egress-occupancy.csv");
+  const [t, bytes, peer] = ["bin_start_us", "mean_egress_bytes", "peer"].map((c) =>
+    column(table, c, "egress-occupancy.csv"),
   ) as [number, number, number];
   const out = new Map<number, number>();
-  for (const line of lines.slice(1)) {
-    const cells = line.split(",");
+  for (const cells of table.rows) {
     if (cells[peer] !== host) continue;
     const at = Number(cells[t]);
-    out.set(at, (out.get(at) ?? 0) + Number(cells[mean]));
+    out.set(at, (out.get(at) ?? 0) + Number(cells[bytes]));
   }
   return out;
+}
+
+/** A CSV file the run wrote, parsed. */
+function resultTable(result: SimulationResult, file: string): Table {
+  const csv = result.files.get(file);
+  if (csv === undefined) throw new Error(`the run has no ${file}`);
+  return parseTable(csv, file);
 }
 
 /**
@@ -51,7 +54,7 @@ export function egressQueueTo(result: SimulationResult, host: string): Map<numbe
  * `steady`; `Infinity` if none does, or if the values stay inside for less than `minStayUs`
  * before `toUs` (a run that ends while they happen to be inside has not shown convergence).
  */
-export function convergenceUs(
+export function settledAtUs(
   values: ReadonlyMap<number, number>,
   steady: number,
   accuracy: number,
@@ -87,18 +90,15 @@ export function firstInsideUs(
 
 /** Each flow's last sampled rate (`cc-flows.csv`, variable `rateGbps`), by `src→dst`. */
 export function finalRates(result: SimulationResult): Map<string, number> {
-  const csv = result.files.get("cc-flows.csv");
-  if (csv === undefined) throw new Error("the run has no cc-flows.csv");
-  const lines = csv.trim().split("\n");
-  const header = lines[0]!.split(",");
+  const table = resultTable(result, "cc-flows.csv");
   const [src, dst, variable, value] = ["src", "dst", "variable", "value"].map((c) =>
-    header.indexOf(c),
+    column(table, c, "cc-flows.csv"),
   ) as [number, number, number, number];
   const out = new Map<string, number>();
-  for (const line of lines.slice(1)) {
-    const cells = line.split(",");
-    if (cells[variable] === "rateGbps")
+  for (const cells of table.rows) {
+    if (cells[variable] === "rateGbps") {
       out.set(`${cells[src]}→${cells[dst]}`, Number(cells[value]));
+    }
   }
   return out;
 }
@@ -111,13 +111,6 @@ export function seriesMap(series: FlowSeries | undefined): Map<number, number> {
     out.set(t, series.gbps[i]!);
   });
   return out;
-}
-
-export function mean(values: readonly number[]): number {
-  if (values.length === 0) return 0;
-  let sum = 0;
-  for (const v of values) sum += v;
-  return sum / values.length;
 }
 
 /** The values of the bins starting in [fromUs, toUs). */
@@ -135,14 +128,16 @@ export function spreadOver(
 ): number {
   const picked = valuesOver(values, fromUs, toUs);
   const m = mean(picked);
+  // Population standard deviation: the spread of the bins themselves, not an estimate.
   return Math.sqrt(mean(picked.map((v) => (v - m) ** 2))) / m;
 }
 
-/** Mean of the values of bins starting in [fromUs, toUs). */
+/** Mean of the values of bins starting in [fromUs, toUs); 0 when none does (past a run's end). */
 export function meanOver(
   values: ReadonlyMap<number, number>,
   fromUs: number,
   toUs: number,
 ): number {
-  return mean(valuesOver(values, fromUs, toUs));
+  const picked = valuesOver(values, fromUs, toUs);
+  return picked.length === 0 ? 0 : mean(picked);
 }

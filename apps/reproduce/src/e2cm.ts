@@ -9,19 +9,19 @@ import type { Figure } from "@cclab/plot";
 import type { SimulationResult } from "@cclab/sim";
 import { flowsFigure, queueFigure } from "./e2cm-figures.js";
 import {
-  convergenceUs,
   egressQueueTo,
   finalRates,
   firstInsideUs,
   flowMeans,
   flowSeries,
-  mean,
   meanOver,
   seriesMap,
+  settledAtUs,
   spreadOver,
 } from "./e2cm-measure.js";
 import { type Experiment, type Finding, fmt, pct } from "./experiment.js";
 import { type Override, runScenario } from "./scenario-file.js";
+import { mean } from "./throughput.js";
 
 const SOURCE = "seed 003_b214e58ba856b6a6.txt";
 const BIN_US = 1000;
@@ -79,10 +79,11 @@ const igBaseline: Experiment = {
     const figures: Figure[] = [];
     for (const mode of MODES) {
       const result = await run("ig-baseline", mode, scale);
+      const flows = flowSeries(result);
       figures.push(
-        flowsFigure(`flows-${mode}`, `Scenario 1 (IG hot spot), ${LABEL[mode]}`, result, endUs),
+        flowsFigure(`flows-${mode}`, `Scenario 1 (IG hot spot), ${LABEL[mode]}`, flows, endUs),
       );
-      const means = flowMeans(result, endUs / 2, endUs);
+      const means = flowMeans(flows, endUs / 2, endUs);
       const culprits = ["H1→H5", "H2→H5", "H3→H5", "H4→H5"].map((f) => means.get(f) ?? 0);
       const victim = means.get("H0→H6") ?? 0;
       rows.push([LABEL[mode], list(culprits), fmt(victim), ...overhead(result)]);
@@ -163,16 +164,17 @@ const miceElephant: Experiment = {
     const figures: Figure[] = [];
     for (const mode of MODES) {
       const result = await run("mice-elephant", mode, scale);
+      const flows = flowSeries(result);
       figures.push(
         flowsFigure(
           `flows-${mode}`,
           `Scenario 2 (mice and elephants), ${LABEL[mode]}`,
-          result,
+          flows,
           1_000_000 * scale,
         ),
       );
       phases.forEach((phase, i) => {
-        const means = flowMeans(result, phase.from * 1e6 * scale, phase.to * 1e6 * scale);
+        const means = flowMeans(flows, phase.from * 1e6 * scale, phase.to * 1e6 * scale);
         const ours = MICE.map((f) => means.get(f) ?? 0);
         const dev = worst(ours, phase.target);
         devs[i]![mode] = dev;
@@ -232,8 +234,8 @@ async function ogRuns(
     queues.push({ label: LABEL[mode], values: queue });
     const og: OgRun = {
       steadyBytes: steady,
-      stay10Us: convergenceUs(queue, steady, 0.1, 0, endUs, BIN_US, MIN_STAY * endUs),
-      stay20Us: convergenceUs(queue, steady, 0.2, 0, endUs, BIN_US, MIN_STAY * endUs),
+      stay10Us: settledAtUs(queue, steady, 0.1, 0, endUs, BIN_US, MIN_STAY * endUs),
+      stay20Us: settledAtUs(queue, steady, 0.2, 0, endUs, BIN_US, MIN_STAY * endUs),
       enter10Us: firstInsideUs(queue, steady, 0.1, 5000, endUs, BIN_US),
       spread: spreadOver(queue, endUs / 2, endUs),
     };
@@ -363,15 +365,15 @@ const bursty: Experiment = {
     );
     for (const v of variants) {
       const result = await run("bursty", v.mode, scale, v.overrides);
+      const flows = flowSeries(result);
       figures.push(
         flowsFigure(
           `flows-${v.mode}-${v.id}`,
           `Scenario 5 (bursty), ${LABEL[v.mode]}${v.label}`,
-          result,
+          flows,
           500_000,
         ),
       );
-      const series = flowSeries(result);
       const times = TOGGLES_US.map((t0, i) => {
         const from = t0 * scale;
         const to = (TOGGLES_US[i + 1] ?? 500_000) * scale;
@@ -380,7 +382,7 @@ const bursty: Experiment = {
         const fair = 10 / active.length;
         return Math.max(
           ...active.map((src) =>
-            convergenceUs(seriesMap(series.get(`${src}→H5`)), fair, 0.1, from, to, BIN_US),
+            settledAtUs(seriesMap(flows.get(`${src}→H5`)), fair, 0.1, from, to, BIN_US),
           ),
         );
       });
@@ -388,7 +390,7 @@ const bursty: Experiment = {
       rows.push([label, ...times.map(ms)]);
       // After the first onset: the four flows' total over its first 10 ms, and their shares
       // over its last 20 ms.
-      const onset = ["H1", "H2", "H3", "H4"].map((src) => seriesMap(series.get(`${src}→H5`)));
+      const onset = ["H1", "H2", "H3", "H4"].map((src) => seriesMap(flows.get(`${src}→H5`)));
       const early = onset.reduce((sum, f) => sum + meanOver(f, 100_000, 110_000), 0);
       const late = onset.map((f) => meanOver(f, 180_000, 200_000));
       notes.push(
@@ -447,15 +449,16 @@ const parkingLot: Experiment = {
     const figures: Figure[] = [];
     for (const c of cases) {
       const result = await run(c.file, c.mode, scale);
+      const flows = flowSeries(result);
       figures.push(
         flowsFigure(
           `flows-${c.file}-${c.mode}`,
           `Scenario 6 (parking lot), ${c.label}`,
-          result,
+          flows,
           endUs,
         ),
       );
-      const means = flowMeans(result, endUs / 2, endUs);
+      const means = flowMeans(flows, endUs / 2, endUs);
       const hot = HOT.map((f) => means.get(f) ?? 0);
       const cold = COLD.map((f) => means.get(f) ?? 0);
       rows.push([

@@ -42,10 +42,8 @@ export class ReactionPoint implements FlowGate {
   limiter: RateLimiter | undefined = undefined;
   /** E2CM: the smallest latency seen (flight time L0), ps; 0 = none yet (L180–182). */
   flightPs = 0;
-  /** E2CM: the path queue of the previous probe, bytes. */
+  /** E2CM: the path queue the last returned probe showed, bytes (0 when a limiter is made). */
   lastQBytes = 0;
-  /** E2CM: the path queue the last returned probe showed, bytes (a series). */
-  pathQBytes = 0;
   private bytesSinceProbe = 0;
   /** The flow's own last frame: a limiter made for it spaces from there. */
   private lastStartPs = Number.NEGATIVE_INFINITY;
@@ -132,7 +130,6 @@ export class ReactionPoint implements FlowGate {
     const limiter = this.limiter;
     if (limiter === undefined || bytesPerS <= 0) return;
     const q = (bytesPerS * (latencyPs - this.flightPs)) / 1e12;
-    this.pathQBytes = q;
     const fb =
       q > p.flowQmaxBytes
         ? -(1 + 2 * p.w) * p.flowQeqBytes

@@ -76,7 +76,7 @@ export function createSenderPart(p: E2cmParams, context: HostPartContext): Sende
     sampleFlows(visit): void {
       for (const [flowId, rp] of byFlow) {
         visit(flowId, "rateGbps", rp.rateGbps);
-        if (p.mode === "e2cm") visit(flowId, "pathQueueBytes", rp.pathQBytes);
+        if (p.mode === "e2cm") visit(flowId, "pathQueueBytes", rp.lastQBytes);
       }
     },
   };
