@@ -8,6 +8,7 @@ import { ECOCC } from "./ecocc.js";
 import type { Experiment } from "./experiment.js";
 import { GRAN_THESIS } from "./gran-thesis.js";
 import { type ReportEntry, reportMarkdown } from "./report.js";
+import { SANTOS } from "./santos.js";
 import { withRunRecorder } from "./scenario-file.js";
 import { SRP } from "./srp.js";
 import { TCD } from "./tcd.js";
@@ -20,6 +21,7 @@ export const EXPERIMENTS: readonly Experiment[] = [
   ...TCD,
   ...ECOCC,
   ...E2CM,
+  ...SANTOS,
 ];
 
 type Saved = Omit<ReportEntry, "experiment">;

@@ -2,6 +2,7 @@ import { pathToFileURL } from "node:url";
 import { dcqcnPlugin } from "@cclab/cc-dcqcn";
 import { e2cmPlugin } from "@cclab/cc-e2cm";
 import { ecoccPlugin } from "@cclab/cc-ecocc";
+import { fimdPlugin } from "@cclab/cc-fimd";
 import { infinibandPlugin } from "@cclab/cc-infiniband";
 import { srpPlugin } from "@cclab/cc-srp";
 import { tcdPlugin } from "@cclab/cc-tcd";
@@ -24,6 +25,7 @@ const BUILT_IN: readonly CcPlugin[] = [
   tcdPlugin,
   ecoccPlugin,
   e2cmPlugin,
+  fimdPlugin,
 ];
 
 const registry = new Map<string, CcPlugin>(BUILT_IN.map((plugin) => [plugin.name, plugin]));

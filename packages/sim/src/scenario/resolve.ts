@@ -72,7 +72,16 @@ const allowedList = (names: Iterable<string>) => {
 };
 
 /** The fields of traffic entries, CC host groups and receive rates that name hosts. */
-const HOST_FIELDS = new Set(["src", "dst", "senders", "hosts", "hotspot", "hotspots", "receivers"]);
+const HOST_FIELDS = new Set([
+  "src",
+  "dst",
+  "dstHost",
+  "senders",
+  "hosts",
+  "hotspot",
+  "hotspots",
+  "receivers",
+]);
 
 /**
  * `value` with host names ("H1") turned into host indices wherever a field names hosts; a name

@@ -1,0 +1,3 @@
+import { cclabBuild } from "../../tsup.shared.ts";
+
+export default cclabBuild();
