@@ -1,3 +1,4 @@
+import { type EgressBufferConfig, egressBufferProblem } from "./egress-buffer.js";
 import { type ReceiveRateStep, receiveRateScheduleProblem } from "./receive-rate.js";
 
 /** Host adapter parameters (docs/model.md, "Hosts"). Every field has a documented default. */
@@ -32,6 +33,13 @@ export interface HcaConfig {
    *   cold traffic leave in the order generated unless CC holds the hot traffic back.
    */
   readonly injectionOrder: InjectionOrder;
+  /**
+   * An egress FIFO per VL between the CC gates and the uplink, with PAUSE at its watermarks
+   * (docs/model.md, "Hosts"): the adapter of IBM's E2CM slides, 150 KB with PAUSE at 140 KB and
+   * 130 KB (seed 003_b214e58ba856b6a6.txt, L309–314). `null` (default): none, packets go from
+   * the queue pairs straight onto the uplink.
+   */
+  readonly egressBuffer: EgressBufferConfig | null;
 }
 
 export const INJECTION_ORDERS = ["round-robin", "oldest-first"] as const;
@@ -50,6 +58,7 @@ export const DEFAULT_HCA_CONFIG: HcaConfig = {
   receiveRateSchedule: [],
   receiveBufferBytes: 32 * 1024,
   injectionOrder: "round-robin",
+  egressBuffer: null,
 };
 
 const KEYS = new Set(Object.keys(DEFAULT_HCA_CONFIG));
@@ -97,5 +106,11 @@ export function resolveHcaConfig(partial: Partial<HcaConfig>, where = "host"): H
       `${where}.receiveBufferBytes (${config.receiveBufferBytes}) must hold one full packet (mtuBytes + headerBytes = ${config.mtuBytes + config.headerBytes})`,
     );
   }
+  const egressProblem = egressBufferProblem(
+    config.egressBuffer,
+    config.mtuBytes + config.headerBytes,
+    `${where}.egressBuffer`,
+  );
+  if (egressProblem !== undefined) throw new RangeError(egressProblem);
   return config;
 }

@@ -318,6 +318,120 @@ describe("Hca's receive buffer", () => {
   });
 });
 
+describe("Hca's egress buffer", () => {
+  const PACKET = 2074; // 2048 B of payload + 26 B of header
+  const SER_PS = serializationPs(PACKET, RATE_GBPS);
+  // A pause frame acts at the sender its own 64 B and one latency after it is sent.
+  const PAUSE_DELAY_PS = serializationPs(64, RATE_GBPS) + LATENCY_PS;
+  const egressBuffer = { bytes: 5 * PACKET, xoffBytes: 3 * PACKET, xonBytes: PACKET };
+
+  // Host 0 of 3 sends to hosts 1 and 2 over its one link to host 1 (which takes every packet),
+  // PFC, with an egress buffer; `pauseAt` pauses its uplink from the far end at [from, to).
+  function pausedPair(pauseAt?: { fromPs: number; toPs: number }) {
+    const pfc = { xoffBytes: 16 * PACKET, xonBytes: 8 * PACKET };
+    const net = pair({ egressBuffer }, 1, true, { indices: [0, 1], hostCount: 3, pfc });
+    if (pauseAt !== undefined) {
+      const pause = net.scheduler.defineKind("test: pause", (on) => net.ab.sendPause(0, on === 1));
+      net.scheduler.schedule(pauseAt.fromPs, pause, 1);
+      net.scheduler.schedule(pauseAt.toPs, pause, 0);
+    }
+    net.a.addMessage({ dstHost: 1, bytes: 10 * 2048, startPs: 0 });
+    net.a.addMessage({ dstHost: 2, bytes: 10 * 2048, startPs: 0 });
+    return net;
+  }
+
+  it("sends at the same times as a host without one while its uplink is never held", () => {
+    const run = (config: Partial<HcaConfig>) => {
+      const { scheduler, a, received } = pair(config, 2, true, { indices: [0, 1], hostCount: 3 });
+      a.addMessage({ dstHost: 1, bytes: 9000, startPs: 0, sl: 0 });
+      a.addMessage({ dstHost: 2, bytes: 7000, startPs: 500, sl: 1 });
+      a.addMessage({ dstHost: 1, bytes: 3000, startPs: 40_000_000, sl: 1 });
+      scheduler.run();
+      return received.map((r) => [r.atPs, r.packet.injectedPs, r.packet.messageId]);
+    };
+    const without = run({ injectionCapGbps: 7 });
+    expect(run({ injectionCapGbps: 7, egressBuffer })).toEqual(without);
+    expect(run({ egressBuffer })).toEqual(run({}));
+  });
+
+  it("fills while the switch pauses the uplink, stops just above XOFF, resumes at XON", () => {
+    const resumePs = 20 * SER_PS;
+    const { scheduler, a } = pausedPair({ fromPs: 0, toPs: resumePs });
+    const egress = a.egressBuffer!;
+    // The first packet starts at 0, before the pause acts; the hop then moves one packet per
+    // packet time into the FIFO: 4 of them hold 8296 B > XOFF (6222 B), and the fourth, at
+    // 4 packet times, sets XOFF: nothing more moves.
+    scheduler.run({ untilPs: resumePs });
+    expect(a.packetsSent).toBe(1);
+    expect(egress.bytesOn(0)).toBe(4 * PACKET);
+    expect(egress.xoff[0]).toBe(1);
+    expect(egress.xoffEvents[0]).toBe(1);
+    const injected = [...a.injectedBytesByFlow().values()].reduce((x, y) => x + y, 0);
+    expect(injected).toBe(5 * 2048);
+    // The resume acts at `on`; the FIFO drains a packet per packet time and is XON once it
+    // holds one packet (the third start), when the hop moves again.
+    const on = resumePs + PAUSE_DELAY_PS;
+    scheduler.run({ untilPs: on + 2 * SER_PS });
+    expect(egress.xoff[0]).toBe(0);
+    expect(egress.xoffPsUntil(0, scheduler.nowPs)).toBe(on + 2 * SER_PS - 4 * SER_PS);
+    expect(egress.bytesOn(0)).toBe(2 * PACKET); // one left, and the one that just moved in
+    scheduler.run();
+    expect(egress.peakBytes[0]).toBe(4 * PACKET);
+    expect(egress.peakTotalBytes).toBeLessThanOrEqual(egressBuffer.bytes);
+    expect(egress.xoffEvents[0]).toBe(1);
+    expect([egress.packetCount, egress.bytesOn(0)]).toEqual([0, 0]);
+    expect(a.egressStats(scheduler.nowPs)).toEqual([
+      {
+        vl: 0,
+        bytes: 0,
+        peakBytes: 4 * PACKET,
+        xoffPs: on - 2 * SER_PS,
+        xoffEvents: 1,
+      },
+    ]);
+  });
+
+  it("drains in FIFO order: the queue pairs' round robin as they moved in, every packet once", () => {
+    const { scheduler, a, b, received } = pausedPair({ fromPs: 0, toPs: 20 * SER_PS });
+    scheduler.run();
+    expect(received.map((r) => r.packet.dstHost)).toEqual(
+      Array.from({ length: 20 }, (_, k) => 1 + (k % 2)),
+    );
+    const injected = received.map((r) => r.packet.injectedPs);
+    expect(injected).toEqual([...injected].sort((x, y) => x - y));
+    expect(new Set(injected).size).toBe(20);
+    expect(b.completions.map((c) => c.bytes)).toEqual([20_480, 20_480]);
+    // The uplink's VL was OFF while the FIFO's head waited for the resume.
+    expect(a.uplinkFlow.offTransitions[0]).toBe(1);
+    expect(a.portStats(scheduler.nowPs)[0]!.blockedPs).toBeGreaterThan(15 * SER_PS);
+  });
+
+  it("sends control packets ahead of the FIFO", () => {
+    const { scheduler, packets, a, received } = pausedPair({ fromPs: 0, toPs: 10 * SER_PS });
+    scheduler.run({ untilPs: 5 * SER_PS });
+    const control = packets.create({ kind: "cnp", dstHost: 1, sizeBytes: 64, vl: 0 });
+    a.sendControl(control);
+    scheduler.run();
+    const kinds = received.map((r) => r.packet.kind);
+    expect(kinds.indexOf("cnp")).toBe(1); // behind the packet that left before the pause
+  });
+
+  it("has none by default: the host runs the uplink transmitter and reports no FIFO", () => {
+    const { a } = pair();
+    expect(a.egressBuffer).toBeUndefined();
+    expect(a.egressStats(0)).toEqual([]);
+  });
+
+  it("rejects a buffer smaller than a packet, or watermarks out of order, naming the field", () => {
+    expect(() =>
+      resolveHcaConfig({ egressBuffer: { bytes: 2000, xoffBytes: 1000, xonBytes: 0 } }),
+    ).toThrow("host.egressBuffer.bytes (2000) must hold one full packet");
+    expect(() =>
+      resolveHcaConfig({ egressBuffer: { bytes: 9000, xoffBytes: 4000, xonBytes: 5000 } }),
+    ).toThrow("host.egressBuffer.xonBytes (5000) must be < xoffBytes (4000)");
+  });
+});
+
 // A sender part that records the hooks the host calls, in order.
 function recordingPart(log: string[], extra: Partial<SenderPart> = {}): SenderPart {
   return {

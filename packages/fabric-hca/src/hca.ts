@@ -15,6 +15,9 @@ import {
   type ReceiveTiming,
   type SenderPart,
 } from "@cclab/fabric";
+import { BufferedUplinkTransmitter } from "./buffered-uplink-transmitter.js";
+import { EgressBuffer } from "./egress-buffer.js";
+import { EgressHop } from "./egress-hop.js";
 import { flowEndpoints, flowIdOf } from "./flow-id.js";
 import type { HcaConfig } from "./hca-config.js";
 import type { DeliveryListener, HcaKinds, HcaSetup } from "./hca-setup.js";
@@ -41,6 +44,17 @@ export interface HostPortStats {
   readonly maxInputBytes: number;
 }
 
+/** One VL of a host's egress buffer, totals up to a time (see {@link Hca.egressStats}). */
+export interface HostEgressStats {
+  readonly vl: number;
+  /** Bytes the FIFO holds now, and the most it ever held. */
+  readonly bytes: number;
+  readonly peakBytes: number;
+  /** Time the FIFO was XOFF (its queue pairs held), ps, and how many times it went XOFF. */
+  readonly xoffPs: number;
+  readonly xoffEvents: number;
+}
+
 /**
  * A host channel adapter (docs/model.md, "Hosts"): messages enter per-destination send queues
  * (queue pairs) at their start time; its {@link UplinkTransmitter} cuts them into packets of at
@@ -61,6 +75,11 @@ export class Hca implements LinkReceiver, LinkSender {
    * Written when the maximum grows; an invariant check or a test may read it any time.
    */
   readonly maxReceiveBytes: Float64Array;
+  /**
+   * The egress FIFOs between the CC gates and the uplink, with their occupancy, XOFF state and
+   * counters; undefined without `egressBuffer` (the default).
+   */
+  readonly egressBuffer: EgressBuffer | undefined;
   /** Completed messages, in completion order (only with `keepCompletions`, the default). */
   readonly completions: MessageCompletion[] = [];
   /** Messages received completely so far. */
@@ -85,6 +104,8 @@ export class Hca implements LinkReceiver, LinkSender {
   /** The receive buffer: port 0, one queue per VL. */
   private readonly inputs: InputBuffers;
   private readonly sending: SendScheduler;
+  /** The hop into the egress FIFOs, where the send scheduler sends (with an egress buffer). */
+  private readonly egressHop: EgressHop | undefined;
   private readonly tx: UplinkTransmitter;
   private readonly reassembly: Reassembly;
   private readonly arrivals = new MessageArrivals();
@@ -140,26 +161,29 @@ export class Hca implements LinkReceiver, LinkSender {
     this.maxReceiveBytes = this.inputs.peakBytes;
     const oldestFirst = config.injectionOrder === "oldest-first";
     const { mtuBytes, headerBytes } = config;
+    // With an egress buffer the send scheduler sends into the FIFOs, and a transmitter of its
+    // own drains them; without, the classes run as they always have.
+    const egress =
+      config.egressBuffer === null
+        ? undefined
+        : new EgressBuffer(vlCount, config.egressBuffer, packets);
+    this.egressBuffer = egress;
+    this.egressHop = egress === undefined ? undefined : new EgressHop(egress);
     this.sending = new SendScheduler({
       vlCount,
       mtuBytes,
       headerBytes,
       oldestFirst,
-      links,
+      links: this.egressHop ?? links,
       lowPriorityVls: setup.lowPriorityVls ?? [],
     });
     const sending = this.sending;
     const kinds = setup.kinds;
-    this.tx = new UplinkTransmitter({
-      index,
-      name,
-      config,
-      scheduler,
-      kinds,
-      packets,
-      links,
-      sending,
-    });
+    const txSetup = { index, name, config, scheduler, kinds, packets, links, sending };
+    this.tx =
+      egress === undefined
+        ? new UplinkTransmitter(txSetup)
+        : new BufferedUplinkTransmitter(txSetup, egress);
     this.reassembly = new Reassembly(index, hostCount, vlCount);
     this.receiveRate = new ReceiveRate(config.receiveRateGbps, config.receiveRateSchedule);
     this.consumesAtOnce =
@@ -189,6 +213,22 @@ export class Hca implements LinkReceiver, LinkSender {
     }));
   }
 
+  /**
+   * The egress FIFOs per VL up to `untilPs` (docs/model.md, "Hosts"): bytes held now and at
+   * most, time XOFF and XOFF events; an empty list without an egress buffer.
+   */
+  egressStats(untilPs: TimePs): HostEgressStats[] {
+    const egress = this.egressBuffer;
+    if (egress === undefined) return [];
+    return Array.from({ length: this.vlCount }, (_, vl) => ({
+      vl,
+      bytes: egress.bytesOn(vl),
+      peakBytes: egress.peakBytes[vl]!,
+      xoffPs: egress.xoffPsUntil(vl, untilPs),
+      xoffEvents: egress.xoffEvents[vl]!,
+    }));
+  }
+
   /** Packets started on the uplink (control, data and resent data). */
   get packetsSent(): number {
     return this.tx.packetsSent;
@@ -211,7 +251,9 @@ export class Hca implements LinkReceiver, LinkSender {
     this.uplink = uplink;
     this.uplinkFlow = uplink.flow;
     this.inputs.attach(0, downlink.index);
-    this.sending.attach(uplink.index, uplink.flow);
+    const hop = this.egressHop;
+    if (hop === undefined) this.sending.attach(uplink.index, uplink.flow);
+    else this.sending.attach(0, hop.flowState); // the hop's columns are its VLs from 0
     this.tx.attach(uplink.index);
   }
 

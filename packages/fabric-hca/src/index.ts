@@ -1,5 +1,6 @@
+export { EgressBuffer, type EgressBufferConfig } from "./egress-buffer.js";
 export { flowEndpoints, flowIdOf } from "./flow-id.js";
-export { Hca, type HostPortStats } from "./hca.js";
+export { Hca, type HostEgressStats, type HostPortStats } from "./hca.js";
 export {
   DEFAULT_HCA_CONFIG,
   type HcaConfig,

@@ -1,5 +1,5 @@
 import type { TimePs } from "@cclab/core-des";
-import type { LinkSet, PortFlowState } from "@cclab/fabric";
+import type { FlowStateColumns, PortFlowState } from "@cclab/fabric";
 import { ParkedHeap } from "./parked-heap.js";
 import type { QueuePair } from "./queue-pair.js";
 import { Rotation } from "./rotation.js";
@@ -26,6 +26,18 @@ enum PerVl {
   Stride = 8,
 }
 
+/**
+ * Where the send scheduler sends: the uplink (the network's `LinkSet`, asked by link index), or,
+ * for a host with an egress buffer, the hop into its egress FIFOs (`EgressHop`, which ignores
+ * the index). What it reads of it: room per VL, credits and pause state, and the ON/OFF marks.
+ */
+export interface SendTarget {
+  readonly flow: Pick<FlowStateColumns, "credits" | "paused">;
+  canSend(link: number, vl: number, sizeBytes: number): boolean;
+  markBlocked(link: number, vl: number, nowPs: TimePs): void;
+  markUnblocked(link: number, vl: number, nowPs: TimePs): void;
+}
+
 /** What a host's send scheduler is built for. */
 export interface SendSchedulerSetup {
   readonly vlCount: number;
@@ -34,8 +46,11 @@ export interface SendSchedulerSetup {
   readonly headerBytes: number;
   /** `oldest-first` injection (else round-robin, see `HcaConfig.injectionOrder`). */
   readonly oldestFirst: boolean;
-  /** The network's links: the uplink's room is asked here (see {@link SendScheduler.attach}). */
-  readonly links: LinkSet;
+  /**
+   * The network's links, whose uplink's room is asked here (see {@link SendScheduler.attach}),
+   * or a host's hop into its egress FIFOs.
+   */
+  readonly links: SendTarget;
   /**
    * Low-priority lanes: a queue pair on one of them sends only when none on another lane may
    * (round-robin order only; SRP's speculative lane, seed 000_23e1115f082a0339.txt, line 195).
@@ -99,7 +114,7 @@ export class SendScheduler {
   private readonly mtuBytes: number;
   private readonly headerBytes: number;
   private readonly oldestFirst: boolean;
-  private readonly links: LinkSet;
+  private readonly links: SendTarget;
   /** Per VL, 1 for a low-priority lane; undefined when the host has none. */
   private readonly lowPriority: Uint8Array | undefined;
   /** The uplink's index in `links` and its transmitter's flow state (after {@link attach}). */

@@ -41,18 +41,19 @@ export class UplinkTransmitter {
 
   private readonly index: number;
   private readonly name: string;
-  private readonly config: HcaConfig;
-  private readonly scheduler: Scheduler;
+  protected readonly config: HcaConfig;
+  protected readonly scheduler: Scheduler;
   private readonly kinds: HcaKinds;
-  private readonly packets: Packets;
-  private readonly links: LinkSet;
-  private readonly sending: SendScheduler;
+  protected readonly packets: Packets;
+  protected readonly links: LinkSet;
+  protected readonly sending: SendScheduler;
   /** Index of the uplink in `links` (−1 before {@link attach}). */
-  private up = -1;
-  private readonly control = new IntFifo(4);
-  private readonly resends = new IntFifo(4);
-  private transmitting = false;
-  private nextStartPs: TimePs = 0;
+  protected up = -1;
+  protected readonly control = new IntFifo(4);
+  protected readonly resends = new IntFifo(4);
+  protected transmitting = false;
+  /** The injection cap: the next data packet or resend starts no earlier (see spaceNextStart). */
+  protected nextStartPs: TimePs = 0;
   private wakeAtPs = Number.POSITIVE_INFINITY;
 
   constructor(setup: UplinkTransmitterSetup) {
@@ -191,7 +192,7 @@ export class UplinkTransmitter {
   }
 
   // The next packet of `qp`'s head message.
-  private dataPacket(qp: QueuePair, payload: number, size: number): PacketId {
+  protected dataPacket(qp: QueuePair, payload: number, size: number): PacketId {
     const packets = this.packets;
     // A fresh data packet (every field at its default), then this one's fields.
     const packet = packets.alloc();
@@ -215,7 +216,7 @@ export class UplinkTransmitter {
     return packet;
   }
 
-  private transmit(packet: PacketId): void {
+  protected transmit(packet: PacketId): void {
     if (this.transmitting) {
       throw new Error(`host ${this.name} started a packet while its uplink was busy (a bug)`);
     }
@@ -230,13 +231,13 @@ export class UplinkTransmitter {
   }
 
   // The host cap (docs/model.md, "Hosts"): packet starts at least size × 8 / cap apart.
-  private spaceNextStart(now: TimePs, sizeBytes: number): void {
+  protected spaceNextStart(now: TimePs, sizeBytes: number): void {
     if (this.config.injectionCapGbps !== null) {
       this.nextStartPs = now + serializationPs(sizeBytes, this.config.injectionCapGbps);
     }
   }
 
-  private wakeAt(timePs: TimePs): void {
+  protected wakeAt(timePs: TimePs): void {
     if (timePs >= this.wakeAtPs) return;
     this.wakeAtPs = timePs;
     this.scheduler.schedule(timePs, this.kinds.wake, this.index);

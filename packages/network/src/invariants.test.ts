@@ -36,4 +36,12 @@ describe("invariant checks", () => {
     other.hosts[2]!.maxReceiveBytes[0] = 40_000;
     expect(bufferOverflowViolation(other)).toMatch(/host H2 VL 0 held 40000 B > 32768 B/);
   });
+
+  it("report a host's egress FIFO above its size", () => {
+    const egressBuffer = { bytes: 8000, xoffBytes: 6000, xonBytes: 3000 };
+    const net = new Network(singleSwitch({ hosts: 3 }), { host: { egressBuffer } });
+    expect(bufferOverflowViolation(net)).toBeUndefined();
+    net.hosts[1]!.egressBuffer!.peakBytes[0] = 8001;
+    expect(bufferOverflowViolation(net)).toBe("host H1 egress FIFO VL 0 held 8001 B > 8000 B");
+  });
 });

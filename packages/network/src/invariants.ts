@@ -49,8 +49,8 @@ export function creditConservationViolation(network: Network): string | undefine
 
 /**
  * No buffer ever held more than its size: partitioned input buffers and host receive buffers
- * per VL (their peaks since the start), output buffers, and a shared switch memory in total
- * (shared pool plus every queue's headroom). Returns the first violation as text, or undefined.
+ * per VL (their peaks since the start), output buffers, hosts' egress FIFOs per VL, and a
+ * shared switch memory in total (shared pool plus every queue's headroom). Returns the first violation as text, or undefined.
  */
 export function bufferOverflowViolation(network: Network): string | undefined {
   const config = network.switchConfig;
@@ -83,6 +83,12 @@ export function bufferOverflowViolation(network: Network): string | undefined {
     for (let vl = 0; vl < host.maxReceiveBytes.length; vl++) {
       if (host.maxReceiveBytes[vl]! > network.hostConfig.receiveBufferBytes) {
         return `host ${host.name} VL ${vl} held ${host.maxReceiveBytes[vl]} B > ${network.hostConfig.receiveBufferBytes} B`;
+      }
+    }
+    const egress = host.egressBuffer;
+    for (let vl = 0; egress !== undefined && vl < egress.vlCount; vl++) {
+      if (egress.peakBytes[vl]! > egress.config.bytes) {
+        return `host ${host.name} egress FIFO VL ${vl} held ${egress.peakBytes[vl]} B > ${egress.config.bytes} B`;
       }
     }
   }

@@ -3,7 +3,8 @@
  * over random small fabrics, random traffic and both flow-control disciplines: lossless and
  * exactly-once delivery, credit conservation at every event, PFC buffers within their size,
  * per-flow order under deterministic routing, determinism per seed, and no link carrying more
- * than its rate.
+ * than its rate; with hosts' egress buffers of random sizes too (docs/model.md, "Hosts"), each
+ * FIFO within its size and empty at the end.
  */
 import { creditBlocks, DATA_KIND, pfcHeadroomBytes, type Topology } from "@cclab/fabric";
 import {
@@ -100,9 +101,21 @@ interface Case {
   readonly messages: { src: number; dst: number; bytes: number; startNs: number; sl: number }[];
 }
 
+// An egress buffer of 1–6 packets and some slack, its watermarks anywhere in it.
+const egressArb = fc.record({
+  packets: fc.integer({ min: 1, max: 6 }),
+  slack: fc.integer({ min: 0, max: 3000 }),
+  xoff: fc.nat(),
+  xon: fc.nat(),
+});
+
 // `manyVls`: 17–70 VLs (VOQnet's lane per destination, beyond InfiniBand's 16), each message on
-// the VL of its destination host.
-const caseArb = (discipline: "credit" | "pfc", manyVls = false): fc.Arbitrary<Case> =>
+// the VL of its destination host. `egress`: every host has an egress buffer.
+const caseArb = (
+  discipline: "credit" | "pfc",
+  manyVls = false,
+  egress = false,
+): fc.Arbitrary<Case> =>
   fc
     .record({
       topology: topologyArb,
@@ -121,6 +134,7 @@ const caseArb = (discipline: "credit" | "pfc", manyVls = false): fc.Arbitrary<Ca
       seed: fc.integer({ min: 1, max: 1_000_000 }),
       cap: fc.option(fc.constantFrom(5, 13), { nil: null }),
       slowReceiver: fc.option(fc.constantFrom(3, 8), { nil: null }),
+      egressBuffer: egress ? egressArb : fc.constant(null),
       raw: fc.array(
         fc.record({
           src: fc.nat(),
@@ -150,6 +164,9 @@ const caseArb = (discipline: "credit" | "pfc", manyVls = false): fc.Arbitrary<Ca
           ? creditBlocks(packet) * 64 * r.bufferPackets + r.slack
           : xoff + headroom + r.slack;
       const pfc = { xoffBytes: xoff, xonBytes: Math.floor(xoff / 2) };
+      const e = r.egressBuffer;
+      const egressBytes = e === null ? 0 : e.packets * packet + e.slack;
+      const egressXoff = e === null ? 0 : 1 + (e.xoff % egressBytes);
       const options: NetworkOptions = {
         flowControl: discipline,
         seed: r.seed,
@@ -179,6 +196,10 @@ const caseArb = (discipline: "credit" | "pfc", manyVls = false): fc.Arbitrary<Ca
           receiveBufferBytes: bufferBytes,
           injectionCapGbps: r.cap,
           receiveRateGbps: r.slowReceiver,
+          egressBuffer:
+            e === null
+              ? null
+              : { bytes: egressBytes, xoffBytes: egressXoff, xonBytes: e.xon % egressXoff },
         },
         ...(discipline === "pfc" ? { hostPfc: pfc } : {}),
       };
@@ -265,6 +286,11 @@ function runCase(c: Case): Outcome {
     );
     if (deliveries.size !== packets)
       violation ??= `${deliveries.size} distinct packets delivered, ${packets} sent`;
+    for (const host of net.hosts) {
+      const egress = host.egressBuffer;
+      if (egress !== undefined && (egress.packetCount !== 0 || egress.xoff.includes(1)))
+        violation ??= `host ${host.name}: egress FIFOs hold ${egress.packetCount} packets at the end`;
+    }
   }
   return { trace, violation };
 }
@@ -272,6 +298,17 @@ function runCase(c: Case): Outcome {
 for (const discipline of ["credit", "pfc"] as const) {
   test.prop([caseArb(discipline)], { numRuns: RUNS })(
     `${discipline}: lossless, exactly once, in order, within buffers and rates`,
+    (c) => {
+      const { violation } = runCase(c);
+      expect(violation).toBeUndefined();
+    },
+  );
+}
+
+// Hosts with egress buffers: the FIFOs fill while the switches pause (or starve) the uplinks.
+for (const discipline of ["pfc", "credit"] as const) {
+  test.prop([caseArb(discipline, false, true)], { numRuns: discipline === "pfc" ? 100 : 50 })(
+    `${discipline}, egress buffers: lossless, exactly once, in order, FIFOs within their size and empty at the end`,
     (c) => {
       const { violation } = runCase(c);
       expect(violation).toBeUndefined();

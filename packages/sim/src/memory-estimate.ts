@@ -8,7 +8,7 @@ import type { Resolved } from "./scenario/resolve.js";
  * - base: 256 MiB (Node.js, the code, the scheduler) plus 4 KiB per port and VL (devices'
  *   queues and counters) and 16 B per switch and host (forwarding tables);
  * - packets: every buffer (switch input buffers or shared memory, output buffers, host
- *   receive buffers) full of MTU-sized packets, 128 B of packet columns each;
+ *   receive buffers and egress FIFOs) full of MTU-sized packets, 128 B of packet columns each;
  * - series, over `bins = run.durationUs / metrics.binUs` (none without durationUs: the bins then
  *   grow with the run and are not counted): 88 B per row and bin (8 B of the bin, 80 B of its
  *   CSV line): flow-throughput and cc `maxFlowSeries` rows, host-throughput hosts × traffic
@@ -44,7 +44,7 @@ export function estimateMemory({ scenario, topology }: Resolved): MemoryEstimate
   const bufferBytes =
     switchBuffers +
     switchPorts * vls * sw.outputBufferBytes +
-    hosts * vls * scenario.host.receiveBufferBytes;
+    hosts * vls * (scenario.host.receiveBufferBytes + (scenario.host.egressBuffer?.bytes ?? 0));
 
   const series = new Set(metrics.series);
   const rows =

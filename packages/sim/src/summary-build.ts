@@ -1,4 +1,5 @@
 import { psToUs, type TimePs } from "@cclab/core-des";
+import type { HostEgressStats } from "@cclab/fabric-hca";
 import type { SwitchPortStats } from "@cclab/fabric-switch";
 import type { Network } from "@cclab/network";
 import { type Collector, type FlowRecord, jainOrNull, percentilesOf, round } from "./collector.js";
@@ -86,7 +87,7 @@ export function buildSummary(inputs: SummaryInputs): Summary {
       network: percentilesOf(collector.networkLatencyPs, PS_TO_NS),
     },
     groups,
-    hosts: hostRates(network, flows, windowPs),
+    hosts: hostRates(network, flows, windowPs, endPs),
     flows: flowRows,
     congestedPorts: congestedPorts(network, portStats, ports),
   };
@@ -168,6 +169,7 @@ function hostRates(
   network: Network,
   flows: readonly FlowRecord[],
   windowPs: number,
+  endPs: number,
 ): Summary["hosts"] {
   const hosts = network.topology.fabric.hosts;
   const sent = new Float64Array(hosts.length);
@@ -192,13 +194,30 @@ function hostRates(
       const bytes = byGroup.get(group)![i]!;
       if (bytes > 0) receiveGbpsByGroup[group] = gbps(bytes);
     }
+    const egress = network.hosts[i]!.egressStats(endPs);
     return {
       name: h.name,
       sendGbps: gbps(sent[i]!),
       receiveGbps: gbps(received[i]!),
       receiveGbpsByGroup,
+      ...(egress.length === 0 ? {} : { egressBuffer: egressTotals(egress) }),
     };
   });
+}
+
+// A host's egress FIFOs, every VL together: the largest peak, XOFF time and events summed.
+function egressTotals(
+  stats: readonly HostEgressStats[],
+): NonNullable<Summary["hosts"][number]["egressBuffer"]> {
+  let peakBytes = 0;
+  let xoffPs = 0;
+  let xoffEvents = 0;
+  for (const s of stats) {
+    peakBytes = Math.max(peakBytes, s.peakBytes);
+    xoffPs += s.xoffPs;
+    xoffEvents += s.xoffEvents;
+  }
+  return { peakBytes, xoffUs: round(xoffPs * PS_TO_US), xoffEvents };
 }
 
 function congestedPorts(

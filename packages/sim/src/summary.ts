@@ -166,6 +166,19 @@ export const summarySchema = z
               .describe(
                 "receiveGbps split by the traffic group of the flows it came from (e.g. hot, cold, victim), groups in name order; groups that sent it nothing are left out",
               ),
+            egressBuffer: z
+              .object({
+                peakBytes: z
+                  .number()
+                  .describe("the most bytes the egress FIFO of any one VL held, whole run"),
+                xoffUs: z
+                  .number()
+                  .describe("time its FIFOs were XOFF (queue pairs held), summed over VLs, µs"),
+                xoffEvents: z.number().int().describe("times a FIFO went XOFF, every VL"),
+              })
+              .strict()
+              .optional()
+              .describe('its egress FIFOs (only with host.egressBuffer; docs/model.md, "Hosts")'),
           })
           .strict(),
       )

@@ -58,6 +58,21 @@ export const hostSchema = strictObject({
     SL_MAPPINGS,
     'the SL of each message, and so its VL: "message" keeps the SL its traffic gives (default 0); "destination" makes it the destination host\'s index, so every destination has a VL of its own, with its own buffer and credits (VOQnet, Gran\'s Paper VI; needs the switch section\'s vlCount ≥ the host count)',
   ).default("message"),
+  egressBuffer: strictObject(
+    {
+      bytes: bytes("bytes the egress FIFO of one VL may hold (≥ mtuBytes + headerBytes)", 1),
+      xoffBytes: bytes(
+        "the FIFO stops taking packets from the queue pairs once it holds more than this (high watermark; ≤ bytes)",
+        1,
+      ),
+      xonBytes: bytes(
+        "and takes them again once it holds this or less (low watermark; < xoffBytes)",
+      ),
+    },
+    "an egress FIFO per VL between the CC gates (rate limiters) and the link, with PAUSE at its watermarks: the adapter of IBM's E2CM slides (150 KB, PAUSE at 140/130 KB); null: none, packets go from the queue pairs straight onto the link",
+  )
+    .nullable()
+    .default(d.egressBuffer),
   pfc: strictObject(
     {
       xoffBytes: bytes("pause the switch when the receive buffer holds more than this"),
