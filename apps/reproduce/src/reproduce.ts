@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, relative } from "node:path";
-import { plotRun, writeFigures } from "@cclab/plot";
+import { type Figure, plotRun, writeFigures } from "@cclab/plot";
 import { writeResults } from "@cclab/sim";
 import { DCQCN } from "./dcqcn.js";
 import { E2CM } from "./e2cm.js";
@@ -42,8 +42,13 @@ export interface ReproduceOptions {
    * plots, linked from the report; undefined writes none.
    */
   readonly resultsDir?: string;
-  /** The command that made the report, printed in it. */
+  /** The command that runs the experiments, saved with each outcome and shown in the report. */
   readonly command: string;
+  /**
+   * The commit the experiments run on (e.g. `abc1234`, `abc1234+changes`), saved with each
+   * outcome; undefined or null when not known.
+   */
+  readonly commit?: string | null;
   readonly log?: (text: string) => void;
 }
 
@@ -107,12 +112,37 @@ export async function reproduce(options: ReproduceOptions): Promise<ReportEntry[
       wallSeconds,
       date: new Date().toISOString().slice(0, 10),
       quick: options.quick === true,
+      provenance: {
+        command: options.command,
+        commit: options.commit ?? null,
+        node: process.versions.node,
+      },
     };
     writeFileSync(savedFile(experiment.id), `${JSON.stringify(entry, null, 1)}\n`);
     if (options.resultsDir !== undefined)
       writeFileSync(plotsOf(experiment.id), `${JSON.stringify(plots, null, 1)}\n`);
   }
+  const report = reportFromSaved(options);
+  for (const { dir, figures } of report.figures) await writeFigures(dir, figures);
+  mkdirSync(dirname(options.reportFile), { recursive: true });
+  writeFileSync(options.reportFile, report.markdown);
+  return report.entries;
+}
+
+/**
+ * The report from the outcomes saved in `savedDir` (every experiment that has one, in report
+ * order): its markdown, its entries, and the figures to render beside it (each outcome's own,
+ * to `reproductions/<id>/` next to the report). Reads files only; nothing is run or written.
+ */
+export function reportFromSaved(options: { reportFile: string; savedDir: string }): {
+  markdown: string;
+  entries: ReportEntry[];
+  figures: { dir: string; figures: readonly Figure[] }[];
+} {
+  const savedFile = (id: string) => join(options.savedDir, `${id}.json`);
+  const plotsOf = (id: string) => join(options.savedDir, `${id}.plots.json`);
   const entries: ReportEntry[] = [];
+  const toRender: { dir: string; figures: readonly Figure[] }[] = [];
   for (const experiment of EXPERIMENTS) {
     const file = savedFile(experiment.id);
     if (!existsSync(file)) continue;
@@ -138,7 +168,7 @@ export async function reproduce(options: ReproduceOptions): Promise<ReportEntry[
       }
       // Rendered from the saved specs every time, so `--report` redraws them too.
       const dir = join(dirname(options.reportFile), "reproductions", experiment.id);
-      await writeFigures(dir, figures);
+      toRender.push({ dir, figures });
       for (const f of figures) {
         figureImages.push({
           title: figureTitle(f.spec) ?? f.name,
@@ -153,14 +183,8 @@ export async function reproduce(options: ReproduceOptions): Promise<ReportEntry[
       ...(figureImages.length === 0 ? {} : { figureImages }),
     });
   }
-  mkdirSync(dirname(options.reportFile), { recursive: true });
-  writeFileSync(
-    options.reportFile,
-    reportMarkdown(entries, {
-      command: options.command,
-      node: process.versions.node,
-      saved: relative(dirname(options.reportFile), options.savedDir) || ".",
-    }),
-  );
-  return entries;
+  const markdown = reportMarkdown(entries, {
+    saved: relative(dirname(options.reportFile), options.savedDir) || ".",
+  });
+  return { markdown, entries, figures: toRender };
 }
