@@ -6,6 +6,14 @@
 import { describe, expect, it } from "vitest";
 import { csvRows, meanGbps, runShipped } from "./helpers.js";
 
+/**
+ * A share within ±4 % of its theoretical value: round-robin shares are exact in theory, and
+ * ±4 % tells 1/6 from 1/5 and 1/7 (a tolerance of ±0.05 would take all three).
+ */
+function expectShare(actual: number, share: number): void {
+  expect(Math.abs(actual - share) / share).toBeLessThanOrEqual(0.04);
+}
+
 describe("gran-thesis/parking-lot-no-cc.yaml", async () => {
   const result = await runShipped("gran-thesis/parking-lot-no-cc.yaml");
   const flows = [
@@ -28,19 +36,19 @@ describe("gran-thesis/parking-lot-no-cc.yaml", async () => {
   });
 
   it("makes F1 a victim: ≈ 1/2, 1/4, 1/6 of the H5 link as F3, F4, F5 join", () => {
-    expect(rates[2]![0]! / h5).toBeCloseTo(1 / 2, 1);
-    expect(rates[3]![0]! / h5).toBeCloseTo(1 / 4, 1);
-    expect(rates[4]![0]! / h5).toBeCloseTo(1 / 6, 1);
+    expectShare(rates[2]![0]! / h5, 1 / 2);
+    expectShare(rates[3]![0]! / h5, 1 / 4);
+    expectShare(rates[4]![0]! / h5, 1 / 6);
   });
 
   it("ends with F4, F5 ≈ 1/3 and F2, F3 ≈ 1/6 of the H5 link", () => {
     const last = rates[4]!;
     const total = last[1]! + last[2]! + last[3]! + last[4]!;
     expect(total).toBeGreaterThan(0.97 * h5);
-    expect(last[3]! / total).toBeCloseTo(1 / 3, 1);
-    expect(last[4]! / total).toBeCloseTo(1 / 3, 1);
-    expect(last[1]! / total).toBeCloseTo(1 / 6, 1);
-    expect(last[2]! / total).toBeCloseTo(1 / 6, 1);
+    expectShare(last[3]! / total, 1 / 3);
+    expectShare(last[4]! / total, 1 / 3);
+    expectShare(last[1]! / total, 1 / 6);
+    expectShare(last[2]! / total, 1 / 6);
   });
 
   it("reports the run in the summary, flows in id order with their groups", () => {
