@@ -75,7 +75,8 @@ describe("srp/fig1-no-cc.yaml", async () => {
   it("gives S1 and S2 half the throughput of S3..S5", () => {
     const far = (rate("S3") + rate("S4") + rate("S5")) / 3;
     expect(far).toBeCloseTo(2.5, 1);
-    for (const s of ["S1", "S2"]) expect(rate(s) / far).toBeCloseTo(0.5, 1);
+    // Half, within ±4 % (a third or two thirds of it would be far outside).
+    for (const s of ["S1", "S2"]) expect(Math.abs(rate(s) / far / 0.5 - 1)).toBeLessThan(0.04);
   });
 
   it("holds S0 far below the bandwidth left free on its path", () => {
