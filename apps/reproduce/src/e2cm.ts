@@ -19,7 +19,7 @@ import {
   settledAtUs,
   spreadOver,
 } from "./e2cm-measure.js";
-import { type Experiment, type Finding, fmt, pct } from "./experiment.js";
+import { type Experiment, type Finding, fmt, mdTable, pct } from "./experiment.js";
 import { type Override, runScenario } from "./scenario-file.js";
 import { mean } from "./throughput.js";
 
@@ -31,14 +31,6 @@ const LABEL: Record<Mode, string> = { bcn: "BCN", e2cm: "E2CM" };
 
 const run = async (name: string, mode: Mode, scale: number, overrides: readonly Override[] = []) =>
   (await runScenario(`e2cm/${name}-${mode}.yaml`, scale, overrides)).result;
-
-/** A markdown table. */
-const mdTable = (header: readonly string[], rows: readonly (readonly string[])[]): string =>
-  [
-    `| ${header.join(" | ")} |`,
-    `|${header.map(() => "---").join("|")}|`,
-    ...rows.map((r) => `| ${r.join(" | ")} |`),
-  ].join("\n");
 
 const gbps = (x: number) => `${fmt(x)} Gb/s`;
 const list = (xs: readonly number[]) => xs.map((x) => fmt(x)).join(", ");

@@ -63,3 +63,11 @@ export const pct = (ours: number, paper: number): string =>
 /** Whether `ours` is within the relative tolerance `tol` of `paper`: |ours − paper| / |paper| ≤ tol. */
 export const within = (ours: number, paper: number, tol: number): boolean =>
   Math.abs(ours - paper) / Math.abs(paper) <= tol;
+
+/** A markdown table with `header` and one row per entry of `rows`. */
+export const mdTable = (header: readonly string[], rows: readonly (readonly string[])[]): string =>
+  [
+    `| ${header.join(" | ")} |`,
+    `|${header.map(() => "---").join("|")}|`,
+    ...rows.map((r) => `| ${r.join(" | ")} |`),
+  ].join("\n");

@@ -1,5 +1,10 @@
 import { type Experiment, type Finding, fmt, pct, within } from "./experiment.js";
-import { paper4MovingForest, paper4SilentForest, paper4WindyForest } from "./paper4-forests.js";
+import {
+  paper4MovingForest,
+  paper4NoHotspots,
+  paper4SilentForest,
+  paper4WindyForest,
+} from "./paper4-forests.js";
 import { type Override, runScenario } from "./scenario-file.js";
 import {
   convergenceUs,
@@ -401,6 +406,7 @@ export const GRAN_THESIS: readonly Experiment[] = [
   paper3Scenario2,
   paper3Sweep("hysteresis"),
   paper3Sweep("table-1"),
+  paper4NoHotspots,
   paper4SilentForest,
   paper4WindyForest,
   paper4MovingForest,

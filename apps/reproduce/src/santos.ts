@@ -6,7 +6,7 @@
 import type { Figure } from "@cclab/plot";
 import { lineFigure } from "@cclab/plot";
 import type { SimulationResult } from "@cclab/sim";
-import { type Experiment, type Finding, fmt } from "./experiment.js";
+import { type Experiment, type Finding, fmt, mdTable } from "./experiment.js";
 import { runScenario } from "./scenario-file.js";
 import { jain, parseFlowThroughput } from "./throughput.js";
 
@@ -17,13 +17,6 @@ const ROOT = "H10";
 const VICTIM = "H22";
 const isLocal = (src: number) => src <= 9;
 const isRemote = (src: number) => src >= 12 && src <= 21;
-
-const mdTable = (header: readonly string[], rows: readonly (readonly string[])[]): string =>
-  [
-    `| ${header.join(" | ")} |`,
-    `|${header.map(() => "---").join("|")}|`,
-    ...rows.map((r) => `| ${r.join(" | ")} |`),
-  ].join("\n");
 
 const run = async (name: string, scale: number) =>
   (await runScenario(`santos/${name}.yaml`, scale)).result;

@@ -229,6 +229,15 @@ describe("congestion trees: traffic", () => {
     expect(new Set(messages.filter((m) => m.group === "hot").map((m) => m.dstHost)).size).toBe(8);
   });
 
+  it("without hot traffic, only the V nodes send: Paper IV's no-hotspot baseline (L1743–1747)", () => {
+    const ctx = testContext({ hostCount: 648, rateGbps: 20, endPs: usToPs(20) });
+    const params = silentTrees.params.parse({ injectionGbps: 13.5, hotTraffic: false });
+    const messages = drain(silentTrees.create(params, ctx));
+    expect(messages).toHaveLength(130 * 8);
+    expect(messages.every((m) => m.group === "victim")).toBe(true);
+    expect(new Set(messages.map((m) => m.dstHost)).size).toBeGreaterThan(400);
+  });
+
   it("has the parameters of its kind of forest, and names bad ones", () => {
     expect(silentTrees.params.safeParse({ windyFraction: 0.5 }).success).toBe(false);
     expect(windyTrees.params.safeParse({ lifetimeUs: 5 }).success).toBe(false);

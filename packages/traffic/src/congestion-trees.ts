@@ -58,6 +58,11 @@ export interface CongestionTreesParams {
   /** Hotspot lifetime; undefined: the hotspots never move. */
   readonly lifetimeUs?: number | undefined;
   /**
+   * False: the nodes' hot traffic is not sent (C nodes are silent, B nodes send only their
+   * uniform share): Paper IV's "no hotspots" runs (Table II, L1743–1747). Default true.
+   */
+  readonly hotTraffic?: boolean | undefined;
+  /**
    * Messages a node's stream may hold in its host's queue before its generator pauses (a
    * runner then releases them on demand: {@link BudgetStream}); null: every message enters
    * at its budget time, however long the queue.
@@ -164,7 +169,7 @@ function treeStreams(p: CongestionTreesParams, ctx: TrafficContext): TreeStream[
     // A sole, unmoving hotspot never sends hot traffic: skip the stream instead of skipping
     // each of its messages until the end of the run.
     const idle = !moving && p.hotspots === 1 && layout.hotspotsAt(0)[0] === host;
-    if (hotShare > 0 && !idle) {
+    if (hotShare > 0 && !idle && p.hotTraffic !== false) {
       streams.push({
         ...stream(hotShare),
         destination: (startPs) => hotDestination(host, subset, startPs),
@@ -259,6 +264,12 @@ export const silentTrees = definePattern({
   params: z.strictObject({
     hotspots: hotspotsField,
     contributorFraction: contributorFractionField,
+    hotTraffic: z
+      .boolean()
+      .default(true)
+      .describe(
+        "false: the C nodes send nothing and only the V nodes' uniform traffic runs (Paper IV's \"no hotspots\" baseline, Table II)",
+      ),
     ...commonShape,
   }),
   finite: (p) => p.stopNs !== undefined,
