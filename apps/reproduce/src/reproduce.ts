@@ -7,6 +7,7 @@ import { E2CM } from "./e2cm.js";
 import { ECOCC } from "./ecocc.js";
 import type { Experiment } from "./experiment.js";
 import { GRAN_THESIS } from "./gran-thesis.js";
+import { ibCcReadings } from "./ib-cc-readings.js";
 import { type ReportEntry, reportMarkdown } from "./report.js";
 import { SANTOS } from "./santos.js";
 import { withRunRecorder } from "./scenario-file.js";
@@ -16,6 +17,7 @@ import { TCD } from "./tcd.js";
 /** Every experiment, in report order. */
 export const EXPERIMENTS: readonly Experiment[] = [
   ...GRAN_THESIS,
+  ibCcReadings,
   ...DCQCN,
   ...SRP,
   ...TCD,

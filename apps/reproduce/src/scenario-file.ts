@@ -25,6 +25,29 @@ export async function withRunRecorder<T>(record: RunRecorder, body: () => Promis
 
 type Json = Record<string, unknown>;
 
+/** A change applied to every scenario document a body runs (see {@link withScenarioTransform}). */
+export type ScenarioTransform = (document: Json, file: string) => void;
+
+let transform: ScenarioTransform | undefined;
+
+/**
+ * Runs `body` with `change` applied to every scenario it runs, after the times are scaled and
+ * before the run's own overrides: an experiment run under another reading of a paper (e.g. a
+ * switch's buffer size). Such runs are not the shipped scenarios', so none is recorded.
+ */
+export async function withScenarioTransform<T>(
+  change: ScenarioTransform,
+  body: () => Promise<T>,
+): Promise<T> {
+  const previous = transform;
+  transform = change;
+  try {
+    return await body();
+  } finally {
+    transform = previous;
+  }
+}
+
 /** A change to a scenario document: the value at a dotted path (`cc.hosts.0.params.x`). */
 export type Override = readonly [path: string, value: unknown];
 
@@ -82,8 +105,11 @@ export async function runScenario(
   const { document, baseDir } = readScenarioFile(`${SCENARIOS_DIR}${file}`);
   const doc = structuredClone(document) as Json;
   if (scale !== 1) scaleTimes(doc, scale);
+  transform?.(doc, file);
   for (const [path, value] of overrides) setPath(doc, path, value);
   const result = await simulate(doc, { baseDir });
-  if (recorder !== undefined && overrides.length === 0) await recorder(file, result);
+  if (recorder !== undefined && overrides.length === 0 && transform === undefined) {
+    await recorder(file, result);
+  }
   return { result };
 }
