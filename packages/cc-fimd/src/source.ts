@@ -26,6 +26,8 @@ export class Source implements FlowGate {
   increases = 0;
   private lastStartPs: TimePs = Number.NEGATIVE_INFINITY;
   private lastSizeBytes = 0;
+  /** One packet time of the last packet at the current rate: asked for on every send decision. */
+  private gapPs = 0;
 
   constructor(
     private readonly rules: SourceRules,
@@ -42,13 +44,14 @@ export class Source implements FlowGate {
 
   nextSendPs(nowPs: TimePs): TimePs {
     if (this.lastStartPs === Number.NEGATIVE_INFINITY) return nowPs;
-    return this.lastStartPs + serializationPs(this.lastSizeBytes, this.rateGbps);
+    return this.lastStartPs + this.gapPs;
   }
 
   onSent(packet: PacketId): void {
     this.outstanding++;
     this.lastStartPs = this.nowPs();
     this.lastSizeBytes = this.packets.sizeBytes[packet]!;
+    this.gapPs = serializationPs(this.lastSizeBytes, this.rateGbps);
   }
 
   /** An ACK of this flow arrived; `marked`: it echoes a mark. */
@@ -59,5 +62,6 @@ export class Source implements FlowGate {
     if (marked) this.decreases++;
     else this.increases++;
     this.rateGbps = Math.min(maxRateGbps, Math.max(minRateGbps, next));
+    if (this.lastSizeBytes > 0) this.gapPs = serializationPs(this.lastSizeBytes, this.rateGbps);
   }
 }
