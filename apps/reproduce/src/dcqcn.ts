@@ -372,7 +372,7 @@ export const dcqcnIncastPaper = incastExperiment({
   switchKind: "input-queued",
   title: "DCQCN N:1 incast, `paper` preset",
   notes:
-    "The same scenarios with `preset: paper` on the switch and the hosts: byte counter 10 MB, timers 55 µs, F = 5, CNP interval 50 µs, g = 1/256, Kmin 5 KB, Kmax 200 KB, Pmax 1 % — the paper's values for 40 Gb/s, here at 100 Gb/s. The first burst of marks cuts every flow to near the minimum rate, and the 40 Mb/s additive steps per 55 µs take tens of ms to climb back, which is the convergence time measured. Unlike `nic`, this preset is no fairer on an output-queued switch: a one-off check of incast-8 with `--set switch.outputBufferBytes=4194304 --set switch.speedup=2` had about half of its 1 ms windows after 10 ms fair on either switch.",
+    "The same scenarios with `preset: paper` on the switch and the hosts: byte counter 10 MB, timers 55 µs, F = 5, CNP interval 50 µs, g = 1/256, Kmin 5 KB, Kmax 200 KB, Pmax 1 % — the paper's values for 40 Gb/s, here at 100 Gb/s. The first burst of marks cuts every flow to near the minimum rate, and the 40 Mb/s additive steps per 55 µs take tens of ms to climb back, which is the convergence time measured.",
 });
 
 export const dcqcnIncastNicOutputQueued = incastExperiment({

@@ -239,7 +239,7 @@ export const paper4SilentForest: Experiment = {
 const WINDY_P = [0, 0.3, 0.6, 0.9];
 
 const WINDY_NOTES =
-  "Each run simulates 15 ms, measuring the last 10 (the thesis: 0.5 s); the p = 0 runs move 8 Tb/s and take most of the time. The CC runs use Table I with a CCT ten times Paper III's, as in the silent forest (Paper IV's own CCT is not published). In the silent forest that CC needs about 40 ms before the non-hotspot rate settles, so a 15 ms run shows CC on its way, and the paper's large total gain at p = 60 % needs the trees gone. Hosts inject in the order traffic was generated unless CC holds a flow back (injectionOrder oldest-first, Frame I, L1708–1726): with round-robin over queue pairs instead, a B node's uniform messages would overtake its flow-controlled hot ones, which the paper's generator does not do.";
+  "Each run simulates 15 ms, measuring the last 10 (the thesis: 0.5 s); the p = 0 runs move 8 Tb/s and take most of the time. The CC runs use Table I with a CCT ten times Paper III's, as in the silent forest (Paper IV's own CCT is not published). The silent forest above shows how long that CC takes before the non-hotspot rate settles, longer than these runs, so a 15 ms run shows CC on its way, and the paper's large total gain at p = 60 % needs the trees gone. Hosts inject in the order traffic was generated unless CC holds a flow back (injectionOrder oldest-first, Frame I, L1708–1726): with round-robin over queue pairs instead, a B node's uniform messages would overtake its flow-controlled hot ones, which the paper's generator does not do.";
 
 /** Paper IV windy forest, 100 % B nodes (L1798–1806, Fig. 8), p = 0, 30, 60, 90 %. */
 export const paper4WindyForest: Experiment = {
