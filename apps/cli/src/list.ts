@@ -1,12 +1,18 @@
 import {
+  type CcPlugin,
+  ccPluginOrigin,
   ccPlugins,
+  loadPluginModules,
   type ParamDoc,
   paramDocs,
+  readScenarioFile,
+  ScenarioError,
   scenarioSchema,
   TOPOLOGY_KINDS,
   TRAFFIC_PATTERNS,
   table,
 } from "@cclab/sim";
+import { UsageError } from "./errors.js";
 
 /** Scenario sections listed on their own; the other top-level keys are under `scenario`. */
 const KEY_SECTIONS = ["switch", "host", "cc", "run", "metrics"] as const;
@@ -128,9 +134,12 @@ function scenarioText(sections: readonly ListSection[]): string[] {
 
 /**
  * The text of `cclab list [section ...]`: every key of a scenario file by section, then every
- * topology, traffic pattern and CC plugin with its parameters.
+ * topology, traffic pattern and CC plugin with its parameters (or only `plugins`, when given).
  */
-export function listText(sections: readonly ListSection[] = LIST_SECTIONS): string {
+export function listText(
+  sections: readonly ListSection[] = LIST_SECTIONS,
+  only?: { readonly plugins: readonly CcPlugin[] },
+): string {
   const out = scenarioText(sections);
   if (sections.includes("topologies")) {
     out.push("== Topologies (scenario: topology.kind) ==", "");
@@ -146,15 +155,61 @@ export function listText(sections: readonly ListSection[] = LIST_SECTIONS): stri
   }
   if (sections.includes("plugins")) {
     out.push("== CC plugins (scenario: cc.switch.plugin, cc.hosts[].plugin) ==", "");
-    const plugins = [...ccPlugins().values()];
+    const plugins = only?.plugins ?? [...ccPlugins().values()];
     if (plugins.length === 0) {
       out.push(
         "(none registered: CC plugins come as cc-* packages named in the scenario's `plugins` list)",
         "",
       );
     }
-    for (const plugin of plugins)
-      out.push(...entry(plugin.name, plugin.description, plugin.params));
+    for (const plugin of plugins) {
+      // A plugin that is not built in says where it came from (`--plugin`, the scenario).
+      const origin = ccPluginOrigin(plugin);
+      const name = origin === "built in" ? plugin.name : `${plugin.name} (${origin})`;
+      out.push(...entry(name, plugin.description, plugin.params));
+    }
   }
   return out.join("\n");
+}
+
+/**
+ * Loads the plugin modules `cclab list` is given and returns the plugins they export, so
+ * their parameters can be listed: each `--plugin` (a package name or file path, resolved from
+ * the working directory as a scenario's `plugins` are from its folder), and the `plugins` of
+ * the `--scenario` file (resolved from the scenario's folder). Importing a module runs its
+ * code, as `cclab validate` does; the same rules refuse URLs and built-in modules first. A
+ * module that cannot be loaded or exports no usable plugin is a `UsageError` (`--plugin`) or
+ * a `ScenarioError` at `plugins[i]` (`--scenario`), each naming the module and the problem.
+ */
+export async function loadListedPlugins(
+  values: { readonly plugin?: readonly string[]; readonly scenario?: string },
+  cwd: string = process.cwd(),
+): Promise<CcPlugin[]> {
+  const given = values.plugin ?? [];
+  const specifiers = [...given];
+  if (given.length > 0) {
+    const issues = await loadPluginModules(given, { baseDir: cwd });
+    if (issues.length > 0) {
+      const lines = issues.map((issue) => {
+        const i = Number(/^plugins\[(\d+)\]$/.exec(issue.path)?.[1]);
+        return `  --plugin ${given[i] ?? ""}: ${issue.message}`;
+      });
+      throw new UsageError(`cclab list: cannot list the plugins given:\n${lines.join("\n")}`);
+    }
+  }
+  if (values.scenario !== undefined) {
+    const { document, baseDir } = readScenarioFile(values.scenario);
+    const plugins = (document as { plugins?: unknown } | null)?.plugins ?? [];
+    if (!Array.isArray(plugins) || plugins.some((p) => typeof p !== "string")) {
+      throw new ScenarioError([
+        { path: "plugins", message: "must be a list of package names and file paths" },
+      ]);
+    }
+    const issues = await loadPluginModules(plugins as string[], { baseDir });
+    if (issues.length > 0) throw new ScenarioError(issues);
+    specifiers.push(...(plugins as string[]));
+  }
+  // The plugins each module registered, known by the entry that loaded them.
+  const from = new Set(specifiers.map((s) => `from ${JSON.stringify(s)}`));
+  return [...ccPlugins().values()].filter((plugin) => from.has(ccPluginOrigin(plugin)));
 }

@@ -11,7 +11,7 @@ import {
 } from "@cclab/sim";
 import { compare } from "./compare.js";
 import { EXIT, type Io, UsageError } from "./errors.js";
-import { LIST_SECTIONS, type ListSection, listText } from "./list.js";
+import { LIST_SECTIONS, type ListSection, listText, loadListedPlugins } from "./list.js";
 import { plot } from "./plot.js";
 import { reproduce } from "./reproduce.js";
 import { DEFAULT_PROGRESS_SECONDS, runOrValidate } from "./run.js";
@@ -33,6 +33,7 @@ Usage:
   cclab worker --redis URL [--queue NAME] [--threads N]
   cclab reproduce <experiment ...> | --all [--quick] [--out DIR]
   cclab list [scenario|switch|host|cc|run|metrics|topologies|traffic|plugins ...]
+             [--plugin MODULE ...] [--scenario FILE]
   cclab --help | <command> --help
   cclab --version
 
@@ -200,11 +201,21 @@ Options:
   --quick            parameter sweeps at their corners
   --out DIR          output directory (default: results/reproduce)
 `,
-  list: `cclab list [SECTION ...]
+  list: `cclab list [SECTION ...] [--plugin MODULE ...] [--scenario FILE]
 
 Lists every key a scenario file may hold, by section, with its type, default, unit and
 meaning; nested keys as dotted rows (switch.pfc.xoffBytes, flows[].src), and the values each
 preset of a CC plugin gives. Sections (default: all): ${LIST_SECTIONS.join(", ")}.
+
+Options:
+  --plugin MODULE    also list the CC plugins this module exports (repeatable): an npm
+                     package installed here or above (my-cc, @scope/my-cc) or a file path
+                     (./my-cc.js), resolved from the working directory as a scenario's
+                     plugins are from its folder. Importing a module runs its code
+  --scenario FILE    also list the CC plugins of this scenario's plugins list, resolved from
+                     the scenario's folder
+With either and no section named, only the plugins those modules export are listed; name
+sections (cclab list plugins --plugin MODULE) to list them with the others.
 `,
 };
 
@@ -252,7 +263,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     return EXIT.ok;
   }
   try {
-    if (command === "list") return list(positionals, io);
+    if (command === "list") return await list(positionals, values, io);
     if (command === "plot") return await plot(positionals, values, io);
     if (command === "topology") return await topology(positionals, values, io);
     if (command === "compare") return await compare(positionals, values, io);
@@ -314,6 +325,8 @@ const OPTIONS = {
   "stalled-interval-ms": { type: "string" },
   all: { type: "boolean" },
   quick: { type: "boolean" },
+  plugin: { type: "string", multiple: true },
+  scenario: { type: "string" },
   help: { type: "boolean", short: "h" },
 } as const;
 
@@ -345,7 +358,7 @@ const COMMAND_OPTIONS: Record<Command, readonly string[]> = {
   sweep: ["out", "threads", "redis", "queue", "quiet"],
   worker: ["redis", "queue", "threads", "lock-duration-ms", "stalled-interval-ms"],
   reproduce: ["all", "quick", "out"],
-  list: [],
+  list: ["plugin", "scenario"],
 };
 
 function indent(text: string): string {
@@ -355,7 +368,11 @@ function indent(text: string): string {
     .join("\n");
 }
 
-function list(positionals: readonly string[], io: Io): number {
+async function list(
+  positionals: readonly string[],
+  values: { plugin?: string[]; scenario?: string },
+  io: Io,
+): Promise<number> {
   const unknown = positionals.filter((p) => !(LIST_SECTIONS as readonly string[]).includes(p));
   if (unknown.length > 0) {
     io.stderr.write(
@@ -363,8 +380,14 @@ function list(positionals: readonly string[], io: Io): number {
     );
     return EXIT.badInput;
   }
-  io.stdout.write(
-    listText(positionals.length === 0 ? LIST_SECTIONS : (positionals as ListSection[])),
-  );
+  const loaded = await loadListedPlugins(values);
+  if (positionals.length > 0) {
+    io.stdout.write(listText(positionals as ListSection[]));
+  } else if ((values.plugin ?? []).length > 0 || values.scenario !== undefined) {
+    // Plugins asked for by module or scenario, and no section named: those plugins alone.
+    io.stdout.write(listText(["plugins"], { plugins: loaded }));
+  } else {
+    io.stdout.write(listText(LIST_SECTIONS));
+  }
   return EXIT.ok;
 }

@@ -7,8 +7,9 @@
  */
 import { spawnSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse, stringify } from "yaml";
 import { scratchDir } from "../../../packages/sim/test/scratch-dir.js";
@@ -111,6 +112,26 @@ const HOW: Record<string, (argv: string[]) => Run> = {
     return { argv: ["validate", file], code: 2, says: /topology\.hosts[\s\S]*\n {2}run: / };
   },
   list: (argv) => ({ argv, code: 0, says: /topolog/i }),
+  "list --plugin ./my-cc.js": () => {
+    // A plugin file as a scheme of one's own would be (zod from this repository).
+    const file = join(dir, "my-cc.mjs");
+    const zod = pathToFileURL(createRequire(import.meta.url).resolve("zod")).href;
+    writeFileSync(
+      file,
+      `import { z } from ${JSON.stringify(zod)};
+export default {
+  name: "my-cc", description: "a scheme of one's own",
+  params: z.strictObject({ gainFraction: z.number().default(0.5).describe("rate cut") }),
+  create: () => ({ specVersion: "^3.0.0", name: "my-cc" }),
+};
+`,
+    );
+    return {
+      argv: ["list", "--plugin", file],
+      code: 0,
+      says: /^my-cc \(from ".*my-cc\.mjs"\): a scheme of one's own\n[\s\S]*gainFraction +number +0\.5 +fraction +rate cut/m,
+    };
+  },
   "topology scenarios/gran-thesis/parking-lot-no-cc.yaml": (argv) => ({
     argv,
     code: 0,

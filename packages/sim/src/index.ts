@@ -5,7 +5,13 @@ export { kindProfileTable } from "./kind-profile.js";
 export { estimateMemory, formatBytes, type MemoryEstimate } from "./memory-estimate.js";
 export { TRACE_COLUMNS, TRACE_FILE, type TraceInfo } from "./packet-trace.js";
 export { type ParamDoc, paramDocs } from "./param-docs.js";
-export { type CcPlugin, ccPlugins, loadPluginModules, registerCcPlugin } from "./plugins.js";
+export {
+  type CcPlugin,
+  ccPluginOrigin,
+  ccPlugins,
+  loadPluginModules,
+  registerCcPlugin,
+} from "./plugins.js";
 export { type PortEntry, PortMap, portName } from "./port-map.js";
 export type { QueueValueLabelsJson } from "./queue-value-labels.js";
 export {

@@ -6,7 +6,13 @@ import { fimdPlugin } from "@cclab/cc-fimd";
 import { infinibandPlugin } from "@cclab/cc-infiniband";
 import { srpPlugin } from "@cclab/cc-srp";
 import { tcdPlugin } from "@cclab/cc-tcd";
-import { assertSpecVersion, type CcPlugin, isCcPlugin, isZodSchema } from "@cclab/fabric";
+import {
+  assertSpecVersion,
+  type CcPlugin,
+  type CcScheme,
+  isCcPlugin,
+  isZodSchema,
+} from "@cclab/fabric";
 import type { z } from "zod";
 import { type PluginSpecifierOptions, resolvePluginSpecifier } from "./plugin-specifier.js";
 
@@ -30,21 +36,40 @@ const BUILT_IN: readonly CcPlugin[] = [
 
 const registry = new Map<string, CcPlugin>(BUILT_IN.map((plugin) => [plugin.name, plugin]));
 
+/** Where each plugin that is not built in came from: the `plugins` entry that loaded it. */
+const origins = new Map<CcPlugin, string>();
+
+/**
+ * Where a registered plugin came from, for messages: `built in`, `from "./my-cc.js"` (the
+ * `plugins` entry that loaded it) or `registered in code` (`registerCcPlugin`).
+ */
+export function ccPluginOrigin(plugin: CcPlugin): string {
+  if (BUILT_IN.includes(plugin)) return "built in";
+  const specifier = origins.get(plugin);
+  return specifier === undefined ? "registered in code" : `from ${JSON.stringify(specifier)}`;
+}
+
 /**
  * Makes a plugin available to scenarios by its name. Registering a name twice, something that
- * is not a plugin, or a plugin whose `specVersion` this fabric does not implement is an error.
+ * is not a plugin (its `params` not a zod schema, no `create`, no description), or a plugin
+ * whose `specVersion` this fabric does not implement is a TypeError naming the plugin and the
+ * problem.
  */
 export function registerCcPlugin<S extends z.ZodType>(plugin: CcPlugin<S>): void {
-  if (!isCcPlugin(plugin)) {
+  if (!isPluginLike(plugin)) {
     throw new TypeError(
       `${showName(plugin)} is not a CC plugin (expected name, description, params: a zod 4 schema, and create)`,
     );
   }
-  if (plugin.specVersion !== undefined) {
-    assertSpecVersion(`CC plugin "${plugin.name}"`, { specVersion: plugin.specVersion });
+  const problem = pluginProblem(plugin);
+  if (problem !== undefined) {
+    throw new TypeError(`cannot register CC plugin "${plugin.name}"${problem}`);
   }
-  if (registry.has(plugin.name)) {
-    throw new TypeError(`a CC plugin named "${plugin.name}" is already registered`);
+  const registered = registry.get(plugin.name);
+  if (registered !== undefined) {
+    throw new TypeError(
+      `a CC plugin named "${plugin.name}" is already registered (${ccPluginOrigin(registered)}); give this one another name`,
+    );
   }
   registry.set(plugin.name, plugin as unknown as CcPlugin);
 }
@@ -98,10 +123,18 @@ export async function loadPluginModules(
       if (!isPluginLike(value)) continue;
       pluginLike++;
       const problem = pluginProblem(value);
+      const registered = registry.get(value.name);
       if (problem !== undefined) {
         issues.push({ path, message: `"${specifier}" exports "${value.name}"${problem}` });
-      } else if (registry.get(value.name) !== value) {
+      } else if (registered !== undefined && registered !== value) {
+        // Another plugin has the name (a built-in one, or one of another module).
+        issues.push({
+          path,
+          message: `"${specifier}" exports "${value.name}", but a CC plugin of that name is already registered (${ccPluginOrigin(registered)}); give it another name`,
+        });
+      } else if (registered === undefined) {
         registerCcPlugin(value as CcPlugin);
+        origins.set(value as CcPlugin, specifier);
       }
     }
     if (pluginLike === 0) {
@@ -112,6 +145,47 @@ export async function loadPluginModules(
     }
   }
   return issues;
+}
+
+/**
+ * Why the scheme `plugin.create(params)` makes cannot run on this fabric, or undefined: the
+ * contract version that the scheme, or a part the assignment runs (a switch assignment its
+ * switch and queueing parts, a host group its sender and receiver parts), states and the
+ * fabric does not implement. Checked while the scenario is validated, so the problem is
+ * reported at the assignment that names the plugin instead of wherever building the network
+ * would fail. A `create` that throws is left to the network's build, which reports it as
+ * before.
+ */
+export function ccSchemeProblem(
+  plugin: CcPlugin,
+  params: unknown,
+  side: "switch" | "hosts",
+): string | undefined {
+  let scheme: CcScheme;
+  try {
+    scheme = plugin.create(params);
+  } catch {
+    return undefined;
+  }
+  const parts =
+    side === "switch"
+      ? ([
+          ["switch", scheme.switchPart],
+          ["queueing", scheme.queueingPart],
+        ] as const)
+      : ([
+          ["sender", scheme.senderPart],
+          ["receiver", scheme.receiverPart],
+        ] as const);
+  try {
+    assertSpecVersion(`its scheme "${scheme.name}"`, scheme);
+    for (const [kind, part] of parts) {
+      if (part !== undefined) assertSpecVersion(`its ${kind} part "${part.name}"`, part);
+    }
+  } catch (error) {
+    return `CC plugin "${plugin.name}" (${ccPluginOrigin(plugin)}): ${(error as Error).message}`;
+  }
+  return undefined;
 }
 
 /** What a module meant as a plugin: an object with a name and `create` or `params`. */

@@ -16,6 +16,7 @@ import {
   resolveScenario,
   ScenarioError,
 } from "../src/index.js";
+import { issuesFromError } from "../src/scenario/device-errors.js";
 import { scratchDir } from "./scratch-dir.js";
 
 const dir = scratchDir("cclab-plugin-issues-");
@@ -108,15 +109,71 @@ describe("registerCcPlugin", () => {
 
   it("refuses a plain-object params and a specVersion this fabric does not implement", () => {
     expect(() => registerCcPlugin(plugin({ params: {} }))).toThrow(
-      /"registered" is not a CC plugin \(expected name, description, params: a zod 4 schema, and create\)/,
+      new TypeError(
+        'cannot register CC plugin "registered" whose params is not a zod schema (zod 4 object expected)',
+      ),
+    );
+    expect(() => registerCcPlugin(plugin({ create: undefined }))).toThrow(
+      new TypeError('cannot register CC plugin "registered" without a create function'),
+    );
+    expect(() => registerCcPlugin({ params: z.strictObject({}) } as unknown as CcPlugin)).toThrow(
+      /is not a CC plugin \(expected name, description, params: a zod 4 schema, and create\)/,
     );
     expect(() => registerCcPlugin(plugin({ specVersion: "^4" }))).toThrow(
       new TypeError(
-        'CC plugin "registered" supports @cclab/fabric contract "^4"; this fabric implements 3.4.0 (and 3.3.0, 3.2.0, 3.1.0, 3.0.0, 2.0.0)',
+        'cannot register CC plugin "registered": the plugin supports @cclab/fabric contract "^4"; this fabric implements 3.4.0 (and 3.3.0, 3.2.0, 3.1.0, 3.0.0, 2.0.0)',
       ),
     );
     expect(ccPlugins().has("registered")).toBe(false);
     registerCcPlugin(plugin({ specVersion: ">=2 <4" }));
     expect(ccPlugins().has("registered")).toBe(true);
+  });
+});
+
+describe("the contract version of the scheme a plugin makes", () => {
+  const later = (name: string) => ({ name, specVersion: "^9.0.0", create: () => ({}) });
+  const implemented = "this fabric implements 3.4.0 (and 3.3.0, 3.2.0, 3.1.0, 3.0.0, 2.0.0)";
+
+  it("is checked with the scenario, at the assignment that names the plugin", async () => {
+    registerCcPlugin({
+      name: "later-queueing",
+      description: "a queueing part of a later contract",
+      params: z.strictObject({}),
+      create: () => ({
+        specVersion: "^3.0.0",
+        name: "later-queueing",
+        queueingPart: later("later-queues") as never,
+      }),
+    });
+    const error = await resolveScenario({
+      name: "later",
+      topology: { kind: "single-switch", hosts: 2, rateGbps: 10, latencyNs: 100 },
+      cc: { switch: { plugin: "later-queueing" } },
+      traffic: [{ pattern: "scheduled", flows: [{ src: 0, dst: 1 }] }],
+      run: { durationUs: 10 },
+    }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ScenarioError);
+    expect((error as ScenarioError).issues).toEqual([
+      {
+        path: "cc.switch.plugin",
+        message: `CC plugin "later-queueing" (registered in code): its queueing part "later-queues" supports @cclab/fabric contract "^9.0.0"; ${implemented}`,
+      },
+    ]);
+  });
+
+  it("is a cc issue when only the network's build finds it", () => {
+    expect(
+      issuesFromError(
+        new TypeError(`switch part "x" supports @cclab/fabric contract "^9"; ${implemented}`),
+      ),
+    ).toEqual([
+      {
+        path: "cc",
+        message: `switch part "x" supports @cclab/fabric contract "^9"; ${implemented}`,
+      },
+    ]);
+    expect(
+      issuesFromError(new TypeError(`cc scheme "y" supports … ; ${implemented}`))[0]!.path,
+    ).toBe("cc");
   });
 });

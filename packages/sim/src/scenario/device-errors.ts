@@ -14,7 +14,13 @@ export function issuesFromError(error: Error): ScenarioIssue[] {
   return [issueFromMessage(error.message)];
 }
 
+// A CC part or scheme the network refuses (`switch part "x" supports …`, `cc scheme "y" …`):
+// not the `switch` or `cc` field, though its first word is one. The scenario's check reports
+// contract versions at the plugin's assignment first; this is what a part can still hit.
+const CC_PART = /^(?:(?:switch|queueing|sender|receiver) part|cc scheme) "/;
+
 function issueFromMessage(message: string): ScenarioIssue {
+  if (CC_PART.test(message)) return { path: "cc", message };
   const match = LEADING_PATH.exec(message);
   if (match === null) {
     const section = /\bPFC headroom\b/.test(message) ? "switch.buffer" : "topology";

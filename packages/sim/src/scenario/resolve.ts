@@ -4,7 +4,7 @@ import type { Topology } from "@cclab/fabric";
 import { isFinitePattern, TRAFFIC_PATTERNS } from "@cclab/traffic";
 import type { z } from "zod";
 import { buildNetwork } from "../build-network.js";
-import { ccPlugins, loadPluginModules } from "../plugins.js";
+import { ccPlugins, ccSchemeProblem, loadPluginModules } from "../plugins.js";
 import { TOPOLOGY_KINDS } from "../topologies.js";
 import { issuesFromError } from "./device-errors.js";
 import { joinPath, ScenarioError, type ScenarioIssue } from "./issues.js";
@@ -501,7 +501,15 @@ function resolveCc(
     const params = parseWith(plugin.params, part.params, [...path, "params"], issues) as
       | Record<string, unknown>
       | undefined;
-    return params === undefined ? undefined : { plugin: part.plugin, params };
+    if (params === undefined) return undefined;
+    // The contract versions of the scheme and the parts this assignment runs, reported here
+    // (at the plugin's name) rather than by the network's build.
+    const problem = ccSchemeProblem(plugin, params, path[1] === "switch" ? "switch" : "hosts");
+    if (problem !== undefined) {
+      issues.push({ path: joinPath([...path, "plugin"]), message: problem });
+      return undefined;
+    }
+    return { plugin: part.plugin, params };
   };
   const sw = resolveSwitchCc(top, checkPart, issues, topology);
   const hosts: ResolvedScenario["cc"]["hosts"][number][] = [];
