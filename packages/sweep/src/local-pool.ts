@@ -5,8 +5,11 @@ import type { PointOutcome, PointTask } from "./run-point.js";
 /** Receives each point's outcome as soon as it is known (in completion order). */
 export type OutcomeSink = (task: PointTask, outcome: PointOutcome) => void | Promise<void>;
 
-/** The built worker entry beside this module (`dist/worker.js`). */
-export const DEFAULT_WORKER_FILE = new URL("./worker.js", import.meta.url);
+/**
+ * The built worker entry beside this module (`dist/worker.js`). Typed as the global `URL` so
+ * the declarations do not import Node's `url` module.
+ */
+export const DEFAULT_WORKER_FILE: URL = new URL("./worker.js", import.meta.url);
 
 export interface PoolOptions {
   /** Worker threads (default: every core, `os.availableParallelism()`). */
