@@ -1,13 +1,13 @@
 /**
- * DCQCN incast (spec §8) at half the shipped length: 50 ms, the last 25 ms measured. The
- * uniform256 experiment is left to `npm run reproduce` (two full runs, ~20 s); the sim tests
- * run its first microseconds. Each test asserts the findings that reproductions.md reports as
- * holding; the others are explained there.
+ * DCQCN incast (spec §8) at half the shipped length: 50 ms, the last 25 ms measured, and the
+ * uniform256 experiment as shipped (its runs end when every flow has completed). Each test asserts every finding's verdict, those that do not hold
+ * included (reproductions.md explains them).
  */
 import { describe, expect, it } from "vitest";
 import {
   convergedAtUs,
   dcqcnIncastPaper,
+  dcqcnUniform256,
   type IncastFigures,
   incastFindings,
   parseRates,
@@ -63,11 +63,17 @@ describe("DCQCN N:1 incast at 50 ms", () => {
     "nic preset: fair over the last half, converged, link busy, no pause",
     async () => {
       const h = holding(await inputQueued());
-      expect(h.get("throughput fairness over the last half")).toBe(true);
-      expect(h.get("DCQCN rate fairness over the last half")).toBe(true);
-      expect(h.get("convergence time")).toBe(true);
-      expect(h.get("receiver link utilization over the last half")).toBe(true);
-      expect(h.get("PFC pause frames")).toBe(true);
+      expect(Object.fromEntries(h)).toEqual({
+        "throughput fairness over the last half": true,
+        "DCQCN rate fairness over the last half": true,
+        // Not reproduced: the paper shows the rates equal nearly all the time.
+        "1 ms windows after convergence with rate Jain ≥ 0.99": false,
+        "convergence time": true,
+        "receiver link utilization over the last half": true,
+        // Not reproduced: the queue sits below Kmin most of the time (reproductions.md).
+        "egress queue in [Kmin, Kmax]": false,
+        "PFC pause frames": true,
+      });
     },
     TIMEOUT_MS,
   );
@@ -77,10 +83,17 @@ describe("DCQCN N:1 incast at 50 ms", () => {
     async () => {
       const output = await runIncasts("nic", 0.5, "output-queued");
       const h = holding(output);
-      expect(h.get("throughput fairness over the last half")).toBe(true);
-      expect(h.get("convergence time")).toBe(true);
-      expect(h.get("receiver link utilization over the last half")).toBe(true);
-      expect(h.get("PFC pause frames")).toBe(true);
+      expect(Object.fromEntries(h)).toEqual({
+        "throughput fairness over the last half": true,
+        "DCQCN rate fairness over the last half": true,
+        // Not reproduced: the paper shows the rates equal nearly all the time.
+        "1 ms windows after convergence with rate Jain ≥ 0.99": false,
+        "convergence time": true,
+        "receiver link utilization over the last half": true,
+        // Not reproduced: the queue sits below Kmin most of the time (reproductions.md).
+        "egress queue in [Kmin, Kmax]": false,
+        "PFC pause frames": true,
+      });
       // Where the input-queued switch leaves a lead standing (N = 8, 16: reproductions.md), the
       // output FIFO, which marks each flow in proportion to what it sends, evens it out sooner.
       const input = await inputQueued();
@@ -97,9 +110,33 @@ describe("DCQCN N:1 incast at 50 ms", () => {
     async () => {
       const outcome = await dcqcnIncastPaper.run({ scale: 0.5, quick: true });
       const h = new Map(outcome.findings.map((f) => [f.what.split(" (")[0], f.holds]));
-      expect(h.get("convergence time")).toBe(true);
-      expect(h.get("receiver link utilization over the last half")).toBe(true);
-      expect(h.get("PFC pause frames")).toBe(true);
+      expect(Object.fromEntries(h)).toEqual({
+        // Fair over the last 25 ms of this 50 ms run; not over the last 50 ms of the shipped
+        // 100 ms (reproductions.md has the shares).
+        "throughput fairness over the last half": true,
+        "DCQCN rate fairness over the last half": true,
+        // Not reproduced: the paper shows the rates equal nearly all the time.
+        "1 ms windows after convergence with rate Jain ≥ 0.99": false,
+        "convergence time": true,
+        "receiver link utilization over the last half": true,
+        // Not reproduced: the queue sits below Kmin most of the time (reproductions.md).
+        "egress queue in [Kmin, Kmax]": false,
+        "PFC pause frames": true,
+      });
+    },
+    TIMEOUT_MS,
+  );
+});
+
+describe("DCQCN on uniform256", () => {
+  it(
+    "PFC pauses with DCQCN no more than without; every flow completes",
+    async () => {
+      const outcome = await dcqcnUniform256.run({ scale: 1, quick: true });
+      expect(Object.fromEntries(outcome.findings.map((f) => [f.what, f.holds]))).toEqual({
+        "PFC pause frames with DCQCN (without CC)": true,
+        "every flow completes, lossless": true,
+      });
     },
     TIMEOUT_MS,
   );

@@ -7,8 +7,8 @@
  * (its senders' throughputs still vary by about as much as without CC); at 50 ms it sits between
  * SRP and no CC, as the paper says. And at 0.2 ms per point the cut of the peak drop rate from
  * n_max 16 to 32 falls just short of 35 %, where at full length it is 38 % (the boundary moved
- * with the switch's fix for heads behind a dropped FIFO head, 2026-11-27). Fig. 7, 8–11 and 14 are in the report only (their runs take
- * minutes).
+ * with the switch's fix for heads behind a dropped FIFO head, 2026-11-27).
+ * Fig. 7 and 14 are in srp-onset.test.ts, Fig. 8–11 in srp-uniform.test.ts.
  */
 import { describe, expect, it } from "vitest";
 import { verdicts } from "./verdicts.js";
