@@ -9,7 +9,7 @@ import { type Experiment, type Finding, fmt } from "./experiment.js";
 import { type Override, runScenario } from "./scenario-file.js";
 import { jain, mean, parseFlowThroughput, window } from "./throughput.js";
 
-const INCAST_N = [2, 4, 8, 16] as const;
+export const INCAST_N = [2, 4, 8, 16] as const;
 const SPEC = "../shared/specs/dcqcn.md §8 (N:1 incast), REPRODUCTIONS.md `cc-dcqcn`";
 /** Rates are averaged over windows of this length for fairness and convergence (spec §8). */
 const WINDOW_US = 1000;
@@ -284,6 +284,7 @@ export async function runIncasts(
   preset: "paper" | "nic",
   scale: number,
   switchKind: SwitchKind = "input-queued",
+  extra: readonly Override[] = [],
 ): Promise<IncastFigures[]> {
   const out: IncastFigures[] = [];
   for (const n of INCAST_N) {
@@ -291,6 +292,7 @@ export async function runIncasts(
     const overrides = [
       ...(preset === "nic" ? [] : presetOverrides(preset)),
       ...(switchKind === "output-queued" ? OUTPUT_QUEUED : []),
+      ...extra,
     ];
     const { result } = await runScenario(`dcqcn/incast-${n}.yaml`, scale, overrides);
     out.push(incastFigures(result, n));
@@ -363,7 +365,7 @@ export const dcqcnIncastNic = incastExperiment({
   switchKind: "input-queued",
   title: "DCQCN N:1 incast, `nic` preset (as shipped)",
   notes:
-    "Setup: N = 2, 4, 8, 16 long flows into one 100 Gb/s host port on one switch, PFC with a 32 MB shared buffer, 100 ms with the last 50 ms measured; rates sampled every 100 µs. The `nic` preset's thresholds (Kmin 400 KB, Kmax 1600 KB, Pmax 0.2) are the HPCC simulator's for 100 Gb/s. The queue is the bytes waiting in the switch for the receiver (every input, data VL), binned over 100 µs.",
+    "Setup: N = 2, 4, 8, 16 long flows into one 100 Gb/s host port on one switch, PFC with a 32 MB shared buffer, 100 ms with the last 50 ms measured; rates sampled every 100 µs. The `nic` preset's thresholds (Kmin 400 KB, Kmax 1600 KB, Pmax 0.2) are the HPCC simulator's for 100 Gb/s. The queue is the bytes waiting in the switch for the receiver (every input, data VL), binned over 100 µs. dcqcn-kmin-readings runs these incasts again with one model choice changed at a time.",
 });
 
 export const dcqcnIncastPaper = incastExperiment({

@@ -3,6 +3,7 @@ import { basename, dirname, join, relative } from "node:path";
 import { type Figure, plotRun, writeFigures } from "@cclab/plot";
 import { writeResults } from "@cclab/sim";
 import { DCQCN } from "./dcqcn.js";
+import { dcqcnKminReadings } from "./dcqcn-kmin.js";
 import { E2CM } from "./e2cm.js";
 import { ECOCC } from "./ecocc.js";
 import type { Experiment } from "./experiment.js";
@@ -19,6 +20,7 @@ export const EXPERIMENTS: readonly Experiment[] = [
   ...GRAN_THESIS,
   ibCcReadings,
   ...DCQCN,
+  dcqcnKminReadings,
   ...SRP,
   ...TCD,
   ...ECOCC,

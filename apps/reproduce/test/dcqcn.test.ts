@@ -14,6 +14,7 @@ import {
   runIncasts,
   windowMeans,
 } from "../src/dcqcn.js";
+import { dcqcnKminReadings } from "../src/dcqcn-kmin.js";
 
 const TIMEOUT_MS = 120_000;
 
@@ -120,6 +121,19 @@ describe("DCQCN on uniform256", () => {
         "PFC pause frames with DCQCN (without CC)": true,
         "every flow completes, lossless": true,
       });
+    },
+    TIMEOUT_MS,
+  );
+});
+
+describe("DCQCN incast under other model choices", () => {
+  it(
+    "only the 55 µs increase timer keeps the queue mostly in [Kmin, Kmax] (12.5 ms runs)",
+    async () => {
+      const outcome = await dcqcnKminReadings.run({ scale: 0.125, quick: true });
+      const [finding] = outcome.findings;
+      expect(finding!.holds).toBe(true);
+      expect(finding!.ours).toBe("increase every 55 µs");
     },
     TIMEOUT_MS,
   );
