@@ -178,6 +178,15 @@ it("builds, packs and installs cclab; a scaffolded scheme builds, tests, runs an
   expectBothSchemes(readJson<Summary>(join(results, "summary.json")));
   expect(readFileSync(join(results, "cc-flows.csv"), "utf8")).toMatch(/,rateGbps,/);
 
+  // The guide's `cclab list --plugin`: the scheme's parameter table, from the packed cclab.
+  const listed = await run(
+    "npx",
+    ["--no", "cclab", "list", "--plugin", "./dist/index.js"],
+    project,
+  );
+  expect(listed).toContain(SCHEME);
+  expect(listed).toMatch(/thresholdBytes\s+.*8192\s+bytes/);
+
   // Published: the project's tarball, installed in a consumer folder below the project (its
   // peers, cclab's packages, resolve from the project's node_modules above), is named in a
   // scenario's `plugins` by its package name.
