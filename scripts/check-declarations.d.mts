@@ -23,5 +23,5 @@ export interface DeclarationCheck {
 /** The imports of `packageDir/dist`'s declarations that name a package it does not depend on. */
 export function undeclaredImports(packageDir: string): DeclarationCheck;
 
-/** Every workspace package of the repository at `root` (`packages/*`, `apps/*`), checked. */
+/** Every workspace package of the repository at `root`, checked. */
 export function checkDeclarations(root: string): (DeclarationCheck & { readonly dir: string })[];

@@ -11,11 +11,12 @@
  *
  * Exits 1 listing every such import, or when no package has been built.
  */
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { builtinModules } from "node:module";
 import { join, relative } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import ts from "typescript";
+import { filesUnder, readJson, workspacePackages } from "./workspaces.mjs";
 
 const BUILTINS = new Set(builtinModules);
 
@@ -32,34 +33,20 @@ export function declarationImports(text) {
   return [...info.importedFiles, ...info.typeReferenceDirectives].map((f) => f.fileName);
 }
 
-function declarationFiles(dir) {
-  let names;
-  try {
-    names = readdirSync(dir);
-  } catch {
-    return [];
-  }
-  return names.flatMap((name) => {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) return declarationFiles(path);
-    return /\.d\.[cm]?ts$/.test(name) ? [path] : [];
-  });
-}
-
 /**
  * The imports of the declarations in `packageDir/dist` that name a package `packageDir`'s
  * package.json does not depend on (`dependencies`, `peerDependencies`,
  * `optionalDependencies`). `files` is the number of declaration files read (0: not built).
  */
 export function undeclaredImports(packageDir) {
-  const pkg = JSON.parse(readFileSync(join(packageDir, "package.json"), "utf8"));
+  const pkg = readJson(join(packageDir, "package.json"));
   const declared = new Set([
     pkg.name,
     ...Object.keys(pkg.dependencies ?? {}),
     ...Object.keys(pkg.peerDependencies ?? {}),
     ...Object.keys(pkg.optionalDependencies ?? {}),
   ]);
-  const files = declarationFiles(join(packageDir, "dist"));
+  const files = filesUnder(join(packageDir, "dist")).filter((f) => /\.d\.[cm]?ts$/.test(f));
   const problems = [];
   for (const file of files) {
     for (const specifier of declarationImports(readFileSync(file, "utf8"))) {
@@ -72,26 +59,12 @@ export function undeclaredImports(packageDir) {
   return { name: pkg.name, files: files.length, problems };
 }
 
-/** Every workspace package of the repository at `root` (`packages/*`, `apps/*`), checked. */
+/** Every workspace package of the repository at `root`, checked. */
 export function checkDeclarations(root) {
-  const dirs = ["packages", "apps"].flatMap((group) => {
-    let names;
-    try {
-      names = readdirSync(join(root, group));
-    } catch {
-      return [];
-    }
-    return names
-      .map((name) => join(root, group, name))
-      .filter((dir) => {
-        try {
-          return statSync(join(dir, "package.json")).isFile();
-        } catch {
-          return false;
-        }
-      });
-  });
-  return dirs.map((dir) => ({ dir: relative(root, dir), ...undeclaredImports(dir) }));
+  return workspacePackages(root).map(({ dir }) => ({
+    dir: relative(root, dir),
+    ...undeclaredImports(dir),
+  }));
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {

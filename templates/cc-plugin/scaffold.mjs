@@ -7,10 +7,12 @@
 // template's scheme `echo-cc` to <scheme-name> in every file (its package `cclab-cc-echo-cc` to
 // <npm-name>, default `cclab-cc-<scheme-name>`), and writes the version of each @cclab package
 // it depends on as found in this cclab checkout (`^x.y.z`). Nothing else is changed.
-import { cpSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+// The checkout this template is in (the script is not copied: it runs from a checkout only).
+import { filesUnder, readJson, workspacePackages } from "../../scripts/workspaces.mjs";
 
 const TEMPLATE_DIR = dirname(fileURLToPath(import.meta.url));
 const REPO_ROOT = resolve(TEMPLATE_DIR, "../..");
@@ -58,19 +60,9 @@ process.stdout.write(
 
 /** Every package of this checkout's workspaces, by name: its version. */
 function workspaceVersions() {
-  const root = readJson(join(REPO_ROOT, "package.json"));
-  const found = new Map();
-  for (const pattern of root.workspaces ?? []) {
-    // The checkout's workspaces are folders of one level: `packages/*`, `apps/*`.
-    const parent = join(REPO_ROOT, pattern.replace(/\/\*$/, ""));
-    for (const name of readdirSync(parent)) {
-      const file = join(parent, name, "package.json");
-      if (!existsSync(file)) continue;
-      const pkg = readJson(file);
-      found.set(pkg.name, pkg.version);
-    }
-  }
-  return found;
+  return new Map(
+    workspacePackages(REPO_ROOT).map(({ manifest }) => [manifest.name, manifest.version]),
+  );
 }
 
 /** Replaces each @cclab dependency's placeholder with `^` and the checkout's version. */
@@ -85,17 +77,6 @@ function writeVersions(file) {
     }
   }
   writeFileSync(file, `${JSON.stringify(pkg, null, 2)}\n`);
-}
-
-function filesUnder(dir) {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    return statSync(path).isDirectory() ? filesUnder(path) : [path];
-  });
-}
-
-function readJson(file) {
-  return JSON.parse(readFileSync(file, "utf8"));
 }
 
 function fail(message) {

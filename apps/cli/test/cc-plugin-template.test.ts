@@ -5,40 +5,28 @@
  * the scaffold renames the scheme everywhere. packed-plugin.test.ts builds and runs the result.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
+import {
+  filesUnder,
+  type Manifest,
+  readJson,
+  workspacePackages,
+} from "../../../scripts/workspaces.mjs";
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 const TEMPLATE = join(ROOT, "templates/cc-plugin");
 const GUIDE = readFileSync(join(ROOT, "docs/write-your-own-cc.md"), "utf8");
 const PLACEHOLDER = "CCLAB_VERSION";
 
-interface Manifest {
-  name: string;
-  version: string;
-  private?: boolean;
-  workspaces?: string[];
-  dependencies?: Record<string, string>;
-  devDependencies?: Record<string, string>;
-  peerDependencies?: Record<string, string>;
-}
-const readJson = (file: string) => JSON.parse(readFileSync(file, "utf8")) as Manifest;
 const template = readJson(join(TEMPLATE, "package.json"));
 
 /** Every package of the repository's workspaces, by name. */
 function workspaces(): Map<string, Manifest> {
-  const found = new Map<string, Manifest>();
-  for (const pattern of readJson(join(ROOT, "package.json")).workspaces ?? []) {
-    const parent = join(ROOT, pattern.replace(/\/\*$/, ""));
-    for (const dir of readdirSync(parent)) {
-      const file = join(parent, dir, "package.json");
-      if (existsSync(file)) found.set(readJson(file).name, readJson(file));
-    }
-  }
-  return found;
+  return new Map(workspacePackages(ROOT).map(({ manifest }) => [manifest.name, manifest]));
 }
 
 describe("the guide", () => {
@@ -148,10 +136,3 @@ describe("the scaffold", () => {
     expect(full.stderr).toMatch(/is not empty/);
   });
 });
-
-function filesUnder(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    return statSync(path).isDirectory() ? filesUnder(path) : [path];
-  });
-}

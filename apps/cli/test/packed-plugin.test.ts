@@ -8,19 +8,12 @@
  * installed in a consumer folder, is found by its package name in a scenario's `plugins`.
  */
 import { spawn } from "node:child_process";
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, expect, it } from "vitest";
+import { type Manifest, workspacePackages } from "../../../scripts/workspaces.mjs";
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 const SCHEME = "my-cc"; // the guide's rename
@@ -62,26 +55,13 @@ function run(command: string, args: readonly string[], cwd: string): Promise<str
   });
 }
 
-interface Manifest {
-  name: string;
-  version: string;
-  private?: boolean;
-  workspaces?: string[];
-  peerDependencies?: Record<string, string>;
-}
 const readJson = <T>(file: string) => JSON.parse(readFileSync(file, "utf8")) as T;
 
 /** The workspace packages npm would publish (`private` ones are never published). */
 function publishedPackages(): Manifest[] {
-  const root = readJson<Manifest>(join(ROOT, "package.json"));
-  return (root.workspaces ?? []).flatMap((pattern) => {
-    const parent = join(ROOT, pattern.replace(/\/\*$/, ""));
-    return readdirSync(parent)
-      .map((dir) => join(parent, dir, "package.json"))
-      .filter((file) => existsSync(file))
-      .map((file) => readJson<Manifest>(file))
-      .filter((pkg) => pkg.private !== true);
-  });
+  return workspacePackages(ROOT)
+    .map(({ manifest }) => manifest)
+    .filter((pkg) => pkg.private !== true);
 }
 
 interface Summary {
