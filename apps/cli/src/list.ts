@@ -2,7 +2,7 @@ import {
   type CcPlugin,
   ccPluginOrigin,
   ccPlugins,
-  loadPluginModules,
+  importPluginModules,
   type ParamDoc,
   paramDocs,
   readScenarioFile,
@@ -186,9 +186,9 @@ export async function loadListedPlugins(
   cwd: string = process.cwd(),
 ): Promise<CcPlugin[]> {
   const given = values.plugin ?? [];
-  const specifiers = [...given];
+  const listed = new Set<CcPlugin>();
   if (given.length > 0) {
-    const issues = await loadPluginModules(given, { baseDir: cwd });
+    const { issues, plugins } = await importPluginModules(given, { baseDir: cwd });
     if (issues.length > 0) {
       const lines = issues.map((issue) => {
         const i = Number(/^plugins\[(\d+)\]$/.exec(issue.path)?.[1]);
@@ -196,20 +196,19 @@ export async function loadListedPlugins(
       });
       throw new UsageError(`cclab list: cannot list the plugins given:\n${lines.join("\n")}`);
     }
+    for (const plugin of plugins) listed.add(plugin);
   }
   if (values.scenario !== undefined) {
     const { document, baseDir } = readScenarioFile(values.scenario);
-    const plugins = (document as { plugins?: unknown } | null)?.plugins ?? [];
-    if (!Array.isArray(plugins) || plugins.some((p) => typeof p !== "string")) {
+    const specifiers = (document as { plugins?: unknown } | null)?.plugins ?? [];
+    if (!Array.isArray(specifiers) || specifiers.some((p) => typeof p !== "string")) {
       throw new ScenarioError([
         { path: "plugins", message: "must be a list of package names and file paths" },
       ]);
     }
-    const issues = await loadPluginModules(plugins as string[], { baseDir });
+    const { issues, plugins } = await importPluginModules(specifiers as string[], { baseDir });
     if (issues.length > 0) throw new ScenarioError(issues);
-    specifiers.push(...(plugins as string[]));
+    for (const plugin of plugins) listed.add(plugin);
   }
-  // The plugins each module registered, known by the entry that loaded them.
-  const from = new Set(specifiers.map((s) => `from ${JSON.stringify(s)}`));
-  return [...ccPlugins().values()].filter((plugin) => from.has(ccPluginOrigin(plugin)));
+  return [...listed];
 }

@@ -9,6 +9,7 @@ export {
   type CcPlugin,
   ccPluginOrigin,
   ccPlugins,
+  importPluginModules,
   loadPluginModules,
   registerCcPlugin,
 } from "./plugins.js";

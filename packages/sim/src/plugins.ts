@@ -93,7 +93,20 @@ export async function loadPluginModules(
   specifiers: readonly string[],
   options: Partial<PluginSpecifierOptions> = {},
 ): Promise<{ path: string; message: string }[]> {
+  return (await importPluginModules(specifiers, options)).issues;
+}
+
+/**
+ * {@link loadPluginModules}, also returning the plugins the modules export that can be used
+ * (registered now, or already by an earlier load of the same module), in their order: what
+ * `cclab list --plugin` lists.
+ */
+export async function importPluginModules(
+  specifiers: readonly string[],
+  options: Partial<PluginSpecifierOptions> = {},
+): Promise<{ issues: { path: string; message: string }[]; plugins: CcPlugin[] }> {
   const issues: { path: string; message: string }[] = [];
+  const plugins: CcPlugin[] = [];
   const where: PluginSpecifierOptions = {
     ...options,
     baseDir: options.baseDir ?? process.cwd(),
@@ -132,9 +145,12 @@ export async function loadPluginModules(
           path,
           message: `"${specifier}" exports "${value.name}", but a CC plugin of that name is already registered (${ccPluginOrigin(registered)}); give it another name`,
         });
-      } else if (registered === undefined) {
-        registerCcPlugin(value as CcPlugin);
-        origins.set(value as CcPlugin, specifier);
+      } else {
+        if (registered === undefined) {
+          registerCcPlugin(value as CcPlugin);
+          origins.set(value as CcPlugin, specifier);
+        }
+        plugins.push(value as CcPlugin);
       }
     }
     if (pluginLike === 0) {
@@ -144,7 +160,7 @@ export async function loadPluginModules(
       });
     }
   }
-  return issues;
+  return { issues, plugins };
 }
 
 /**
