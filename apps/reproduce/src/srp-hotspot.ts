@@ -429,17 +429,12 @@ export const srpFig7: Experiment = {
     "Uniform traffic of 8-packet messages at 40 % load from every host; at 1 ms 40 of them switch to a 40:1 hot-spot, the others go on; 2.5 ms. Latency is the mean completion time of the uniform messages (source queueing included, as the paper's total latency) by the time they started: 0.5–1 ms (before), 1–1.2 ms (after the onset) and the 300 µs that end 0.5 ms before the run. It counts completed messages only, so it understates a network that stops delivering (no CC), whose verdict is on throughput. Throughput is the uniform traffic delivered per host that sends it (256 before, 216 after), over the same windows (the last 0.5 ms for the end); a backlog built up during a spike is delivered on top of the offered 4 Gb/s as the network recovers. The paper averages 100 seeds and plots per cycle; we run one seed.",
   async run({ scale }) {
     const f = {} as Record<Scheme, OnsetFigures>;
-    for (const s of SCHEMES)
-      f[s] = onsetFigures(
-        (
-          await runScenario(
-            file("onset-40", s),
-            scale,
-            onsetAt(scale, ["traffic.0.stopNs", "traffic.1.startNs"]),
-          )
-        ).result,
-        scale,
-      );
+    // The uniform traffic stops and the hot-spot starts at the onset.
+    const onset = onsetAt(scale, ["traffic.0.stopNs", "traffic.1.startNs"]);
+    for (const s of SCHEMES) {
+      const { result } = await runScenario(file("onset-40", s), scale, onset);
+      f[s] = onsetFigures(result, scale);
+    }
     const findings: Finding[] = [
       {
         what: "SRP: uniform latency just after the onset against before",

@@ -6,8 +6,6 @@
 import { describe, expect, it } from "vitest";
 import {
   convergedAtUs,
-  dcqcnIncastPaper,
-  dcqcnUniform256,
   type IncastFigures,
   incastFindings,
   parseRates,
@@ -15,6 +13,7 @@ import {
   windowMeans,
 } from "../src/dcqcn.js";
 import { dcqcnKminReadings } from "../src/dcqcn-kmin.js";
+import { verdicts } from "./verdicts.js";
 
 const TIMEOUT_MS = 120_000;
 
@@ -102,8 +101,7 @@ describe("DCQCN N:1 incast at 50 ms", () => {
   it(
     "paper preset: converged, link busy, no pause",
     async () => {
-      const outcome = await dcqcnIncastPaper.run({ scale: 0.5, quick: true });
-      const h = new Map(outcome.findings.map((f) => [f.what.split(" (")[0], f.holds]));
+      const h = holding(await runIncasts("paper", 0.5));
       // Fair over the last 25 ms of this 50 ms run, as `nic`; not over the last 50 ms of the
       // shipped 100 ms (reproductions.md has the shares).
       expect(Object.fromEntries(h)).toEqual(INCAST_VERDICTS);
@@ -116,8 +114,7 @@ describe("DCQCN on uniform256", () => {
   it(
     "PFC pauses with DCQCN no more than without; every flow completes",
     async () => {
-      const outcome = await dcqcnUniform256.run({ scale: 1, quick: true });
-      expect(Object.fromEntries(outcome.findings.map((f) => [f.what, f.holds]))).toEqual({
+      expect(await verdicts("dcqcn-uniform256", 1)).toEqual({
         "PFC pause frames with DCQCN (without CC)": true,
         "every flow completes, lossless": true,
       });
