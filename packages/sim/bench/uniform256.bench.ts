@@ -1,31 +1,62 @@
 /**
- * Whole-simulation benchmark (issue: "npm run bench adds whole-simulation figures"): the shared
- * uniform256 workload run until every flow completes, through `simulate` as `cclab run` does
- * it, on the PFC leaf–spine without CC (scenarios/bench/uniform256.yaml) and with DCQCN's `nic`
- * preset (uniform256-dcqcn.yaml). Each repetition runs in its own child process (fresh heap,
- * own peak RSS); medians are printed, with the range, and a repetition whose results differ from
- * the first fails the run. Targets (2-core machine, Node 20): ≥ 5 M events/s, < 300
- * MB, and < 4 s wall without CC, < 6 s with DCQCN.
+ * Whole-simulation benchmark (packages/sim/README.md, "Benchmark"): the shared uniform256
+ * workload run until every flow completes, through `simulate` as `cclab run` does it, on the PFC
+ * leaf–spine without CC (scenarios/bench/uniform256.yaml) and with DCQCN's `nic` preset
+ * (uniform256-dcqcn.yaml), and the same kind of fabric and traffic at 1,024 and 4,096 hosts
+ * (uniform1024.yaml, uniform4096.yaml). Each repetition runs in its own child process (fresh
+ * heap, own peak RSS); medians are printed, with the range, and a repetition whose results
+ * differ from the first fails the run. The first repetition also measures where the memory went.
  *
- * Usage: npm run bench -w @cclab/sim -- [REPS] [WORKLOAD...] [--profile]
- * (default 3 repetitions of both). `--profile` adds one more run per workload, with the event
+ * Usage: npm run bench -w @cclab/sim -- [REPS] [WORKLOAD...] [--profile] [--record FILE]
+ * (default 3 repetitions of every workload). `--profile` adds one more run per workload, with the event
  * handlers timed by kind, and prints the time per kind (not counted in the medians: the timing
- * costs a little).
+ * costs a little). `--record FILE` writes the medians as JSON with the command, commit, date
+ * and Node version that produced them (packages/sim/bench/scale.json feeds the README's figure).
  */
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
+import { writeFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { type KindProfile, PROFILE_SAMPLE_EVERY } from "@cclab/core-des";
-import { kindProfileTable, readScenarioFile, simulate } from "../src/index.js";
+import { kindProfileTable, type RunInfo, readScenarioFile, simulate } from "../src/index.js";
 
 interface Workload {
   readonly label: string;
-  readonly wallTargetS: number;
+  readonly hosts: number;
+  /** Targets (2-core machine, Node 20); a missing one is not set for the workload. */
+  readonly wallTargetS?: number;
+  readonly eventsPerSecondTargetM: number;
+  readonly peakRssTargetMiB: number;
 }
 
 const WORKLOADS: Readonly<Record<string, Workload>> = {
-  uniform256: { label: "PFC, no CC", wallTargetS: 4 },
-  "uniform256-dcqcn": { label: "PFC + DCQCN nic", wallTargetS: 6 },
+  uniform256: {
+    label: "256 hosts, PFC, no CC",
+    hosts: 256,
+    wallTargetS: 4,
+    eventsPerSecondTargetM: 5,
+    peakRssTargetMiB: 300,
+  },
+  "uniform256-dcqcn": {
+    label: "256 hosts, PFC + DCQCN nic",
+    hosts: 256,
+    wallTargetS: 6,
+    eventsPerSecondTargetM: 5,
+    peakRssTargetMiB: 300,
+  },
+  uniform1024: {
+    label: "1,024 hosts, PFC, no CC",
+    hosts: 1024,
+    eventsPerSecondTargetM: 3,
+    peakRssTargetMiB: 1024,
+  },
+  uniform4096: {
+    label: "4,096 hosts, PFC, no CC",
+    hosts: 4096,
+    eventsPerSecondTargetM: 2,
+    peakRssTargetMiB: 1024,
+  },
 };
 
 const scenarioFile = (name: string) =>
@@ -50,11 +81,12 @@ interface Sample {
   kindProfile?: readonly KindProfile[] | undefined;
   /** The V8 flags `simulate` set in the child (see the README, "V8's inlining budgets"). */
   v8Flags: readonly string[];
+  memory?: RunInfo["memory"];
 }
 
-async function child(name: string, profileKinds: boolean): Promise<void> {
+async function child(name: string, profileKinds: boolean, memory: boolean): Promise<void> {
   const { document, baseDir } = readScenarioFile(scenarioFile(name));
-  const result = await simulate(document, { baseDir, profileKinds });
+  const result = await simulate(document, { baseDir, profileKinds, memoryBreakdown: memory });
   const s = result.summary;
   const sample: Sample = {
     wallMs: result.run.wallMs,
@@ -73,26 +105,46 @@ async function child(name: string, profileKinds: boolean): Promise<void> {
     summarySha1: createHash("sha1").update(JSON.stringify(s)).digest("hex"),
     kindProfile: result.run.kindProfile,
     v8Flags: result.run.v8Flags,
+    memory: result.run.memory,
   };
   process.stdout.write(JSON.stringify(sample));
 }
+
+const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
 
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.floor((s.length - 1) / 2)]!;
 };
 
-const runChild = (name: string, profile: boolean): Sample => {
+const runChild = (name: string, profile: boolean, memory = false): Sample => {
   const self = fileURLToPath(import.meta.url);
-  const args = [self, "--child", name, ...(profile ? ["--profile"] : [])];
+  const args = [
+    self,
+    "--child",
+    name,
+    ...(profile ? ["--profile"] : []),
+    ...(memory ? ["--memory"] : []),
+  ];
   return JSON.parse(execFileSync(process.execPath, args, { encoding: "utf8" })) as Sample;
 };
 
-function bench(name: string, workload: Workload, reps: number, profile: boolean): void {
+/** What `--record FILE` keeps of a workload: its medians. */
+interface Recorded {
+  readonly workload: string;
+  readonly hosts: number;
+  readonly events: number;
+  readonly wallS: number;
+  readonly eventsPerSecondM: number;
+  readonly peakRssMiB: number;
+  readonly memory: RunInfo["memory"];
+}
+
+function bench(name: string, workload: Workload, reps: number, profile: boolean): Recorded {
   const samples: Sample[] = [];
   console.log(`${name} (${workload.label}):`);
   for (let i = 0; i < reps; i++) {
-    const sample = runChild(name, false);
+    const sample = runChild(name, false, i === 0);
     samples.push(sample);
     console.log(
       `  run ${i + 1}/${reps}: ${(sample.wallMs / 1000).toFixed(2)} s, ${(sample.eventsPerSecond / 1e6).toFixed(2)} M events/s, ${Math.round(sample.peakRssBytes / 2 ** 20)} MiB`,
@@ -116,21 +168,37 @@ function bench(name: string, workload: Workload, reps: number, profile: boolean)
   );
   console.log(`  events          ${first.events}`);
   console.log(
-    `  wall            ${(m("wallMs") / 1000).toFixed(2)} s   (range ${range("wallMs", 1000)}; target < ${workload.wallTargetS} s; not included: build ${Math.round(m("buildMs"))} ms, results ${Math.round(m("summaryMs"))} ms)`,
+    `  wall            ${(m("wallMs") / 1000).toFixed(2)} s   (range ${range("wallMs", 1000)}${workload.wallTargetS === undefined ? "" : `; target < ${workload.wallTargetS} s`}; not included: build ${Math.round(m("buildMs"))} ms, results ${Math.round(m("summaryMs"))} ms)`,
   );
   console.log(
-    `  events/s        ${(m("eventsPerSecond") / 1e6).toFixed(2)} M   (range ${range("eventsPerSecond", 1e6)}; target ≥ 5 M)`,
+    `  events/s        ${(m("eventsPerSecond") / 1e6).toFixed(2)} M   (range ${range("eventsPerSecond", 1e6)}; target ≥ ${workload.eventsPerSecondTargetM} M)`,
   );
   console.log(
-    `  peak RSS        ${Math.round(m("peakRssBytes") / 2 ** 20)} MiB   (target < 300 MB)`,
+    `  peak RSS        ${Math.round(m("peakRssBytes") / 2 ** 20)} MiB   (target < ${workload.peakRssTargetMiB} MiB)`,
   );
+  const memory = first.memory;
+  if (memory !== undefined) {
+    const parts = memory.parts.map((p) => `${p.name} ${mib(p.bytes)}`).join(", ");
+    console.log(
+      `  memory at end   typed arrays: ${parts}; JS heap in use ${mib(memory.heapUsedBytes)}`,
+    );
+  }
   console.log(
     `  FCT slowdown    p50 ${first.p50.toFixed(2)}  p99 ${first.p99.toFixed(2)}  max ${first.max.toFixed(2)}`,
   );
   console.log(`  last completion ${first.lastCompletionUs.toFixed(2)} µs`);
   console.log(`  pause frames    ${first.pauseFrames}   CE marks ${first.ceMarks}`);
   console.log(`  V8 flags set    ${first.v8Flags.join(" ") || "none"}`);
-  if (!profile) return;
+  const recorded: Recorded = {
+    workload: name,
+    hosts: workload.hosts,
+    events: first.events,
+    wallS: m("wallMs") / 1000,
+    eventsPerSecondM: m("eventsPerSecond") / 1e6,
+    peakRssMiB: m("peakRssBytes") / 2 ** 20,
+    memory: first.memory,
+  };
+  if (!profile) return recorded;
   const profiled = runChild(name, true);
   if (profiled.summarySha1 !== first.summarySha1) {
     console.error(`  results of ${name} differ with the event kinds profiled`);
@@ -142,14 +210,41 @@ function bench(name: string, workload: Workload, reps: number, profile: boolean)
   for (const line of kindProfileTable(profiled.kindProfile ?? [])) {
     console.log(`    ${line}`);
   }
+  return recorded;
+}
+
+// `--record FILE`: the medians with what produced them, for the README's table and figure.
+function record(file: string, reps: number, results: readonly Recorded[]): void {
+  const git = (...a: string[]) => execFileSync("git", a, { encoding: "utf8" }).trim();
+  const dirty = git("status", "--porcelain", "--untracked-files=no") !== "";
+  const data = {
+    command: `npm run bench -w @cclab/sim -- ${process.argv.slice(2).join(" ")}`,
+    commit: `${git("rev-parse", "--short", "HEAD")}${dirty ? "+changes" : ""}`,
+    date: new Date().toISOString(),
+    node: process.version,
+    cores: availableParallelism(),
+    repetitions: reps,
+    workloads: results,
+  };
+  writeFileSync(file, `${JSON.stringify(data, null, 2)}\n`);
+  console.log(`recorded in ${file}`);
 }
 
 const args = process.argv.slice(2);
-if (args[0] === "--child") await child(args[1]!, args[2] === "--profile");
-else {
+if (args[0] === "--child") {
+  await child(args[1]!, args.includes("--profile"), args.includes("--memory"));
+} else {
   const reps = Number(args.find((a) => /^\d+$/.test(a)) ?? 3);
   const profile = args.includes("--profile");
-  const names = args.filter((a) => !/^\d+$/.test(a) && a !== "--profile");
+  const recordAt = args.indexOf("--record");
+  const recordFile = recordAt >= 0 ? args[recordAt + 1] : undefined;
+  const names = args.filter(
+    (a, i) =>
+      !/^\d+$/.test(a) &&
+      a !== "--profile" &&
+      a !== "--record" &&
+      (recordAt < 0 || i !== recordAt + 1),
+  );
   const unknown = names.filter((n) => WORKLOADS[n] === undefined);
   if (unknown.length > 0) {
     console.error(
@@ -157,8 +252,10 @@ else {
     );
     process.exitCode = 2;
   } else {
+    const results: Recorded[] = [];
     for (const name of names.length > 0 ? names : Object.keys(WORKLOADS)) {
-      bench(name, WORKLOADS[name]!, reps, profile);
+      results.push(bench(name, WORKLOADS[name]!, reps, profile));
     }
+    if (recordFile !== undefined) record(recordFile, reps, results);
   }
 }

@@ -13,6 +13,7 @@ import { CcQueueSampler, type QueueSeriesInfo } from "./cc-queue-sampler.js";
 import { CcSampler } from "./cc-sampler.js";
 import { Collector } from "./collector.js";
 import { EgressMeter } from "./egress-meter.js";
+import { type MemoryPart, typedArrayBytes } from "./memory-breakdown.js";
 import { PacketTrace, TRACE_FILE, type TraceInfo } from "./packet-trace.js";
 import { PortMap } from "./port-map.js";
 import { issuesFromError } from "./scenario/device-errors.js";
@@ -67,6 +68,11 @@ export interface SimulateOptions {
    * reject with TraceOptionsError before the run. The other results do not change.
    */
   readonly trace?: TraceOptions;
+  /**
+   * Measure where the memory went at the end of the run (`run.memory`): a walk over the
+   * network's state, after the run and outside its wall time. Default false.
+   */
+  readonly memoryBreakdown?: boolean;
 }
 
 /** Wall-clock facts of a run: kept out of `summary.json` so that file is reproducible. */
@@ -89,6 +95,11 @@ export interface RunInfo {
   readonly v8Flags: readonly string[];
   /** The packet trace's rows and whether its bound cut it, when the run recorded one. */
   readonly trace?: TraceInfo;
+  /**
+   * Where the memory went at the end of the run, when asked for (`memoryBreakdown`): typed-array
+   * bytes per part of the network ({@link typedArrayBytes}) and the JS heap in use.
+   */
+  readonly memory?: { readonly parts: readonly MemoryPart[]; readonly heapUsedBytes: number };
   /**
    * The `cc-queues` series' queues and whether `metrics.maxQueueSeries` cut it, when the run
    * wrote one.
@@ -359,6 +370,22 @@ export async function simulate(
       v8Flags: tunedV8Flags(),
       ...(options.profileKinds === true ? { kindProfile: scheduler.kindProfile() } : {}),
       ...(trace === undefined ? {} : { trace: trace.info() }),
+      ...(options.memoryBreakdown === true
+        ? {
+            memory: {
+              parts: typedArrayBytes([
+                ["packets", [network.packets]],
+                ["event queue", [network.scheduler]],
+                ["switches", network.switches],
+                ["hosts", network.hosts],
+                ["links", [network.links, network.linkEnds]],
+                ["traffic", [feed]],
+                ["metrics", [collector, sampler, ccSampler, ccQueues, egress, trace]],
+              ]),
+              heapUsedBytes: process.memoryUsage().heapUsed,
+            },
+          }
+        : {}),
       ...(ccQueues === undefined ? {} : { queueSeries: ccQueues.info() }),
     },
   };
