@@ -1,3 +1,4 @@
+export { IdIndex } from "./id-index.js";
 export { MAX_OWNER_TIMERS, OwnerTimers, type TimerOwner } from "./owner-timers.js";
 export { createRng, RngStream } from "./rng.js";
 export {

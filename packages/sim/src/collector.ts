@@ -1,4 +1,4 @@
-import { Histogram, type HistogramSummary, jainIndex, type TimePs } from "@cclab/core-des";
+import { Histogram, type HistogramSummary, IdIndex, jainIndex, type TimePs } from "@cclab/core-des";
 import { DATA_KIND, Ecn, type PacketId, type Packets } from "@cclab/fabric";
 import { flowIdOf, type MessageCompletion } from "@cclab/fabric-hca";
 import type { IdealFct, Network } from "@cclab/network";
@@ -183,13 +183,8 @@ export interface MessageRecord {
 export class Collector {
   /** Every flow, in order of its first message (a flow's `index`). */
   readonly flows: FlowRecord[] = [];
-  /**
-   * Each flow's index plus one by flow id (0: none yet), for the per-packet lookup (flow ids are
-   * dense: (src × hosts + dst) × VLs + SL). An array lookup instead of a map lookup per delivered
-   * packet. Its size grows with the square of the hosts; stored plus one, it needs no
-   * initialising pass, so the pages of host pairs that never exchange a message take no memory.
-   */
-  private readonly indexById: Int32Array;
+  /** Each flow's index by flow id, for the lookup per delivered packet. */
+  private readonly indexById = new IdIndex();
   private readonly counters = new FlowCounters();
   readonly totalLatencyPs = new Histogram();
   readonly networkLatencyPs = new Histogram();
@@ -247,8 +242,6 @@ export class Collector {
     this.latencySamples = this.perFlowStats
       ? new FlowLatencySamples(options.latencySampleLimit ?? LATENCY_SAMPLE_LIMIT)
       : undefined;
-    const hosts = network.hosts.length;
-    this.indexById = new Int32Array(hosts * hosts * network.switchConfig.vlCount);
     network.onDelivery((packet, now) => this.delivered(packet, now));
     for (const host of network.hosts) host.onMessageComplete((c) => this.completed(c));
   }
@@ -256,7 +249,7 @@ export class Collector {
   // A message was received completely: its completion time, slowdown and record.
   private completed(c: MessageCompletion): void {
     this.completedMessages++;
-    const index = this.indexById[c.flowId]! - 1;
+    const index = this.indexById.get(c.flowId);
     const flow = this.flows[index]!;
     flow.completedMessages++;
     if (c.completedPs > this.lastCompletionPs) this.lastCompletionPs = c.completedPs;
@@ -293,12 +286,12 @@ export class Collector {
   /** Notes a message offered by the traffic (before it is handed to its host). */
   offered(src: number, dst: number, sl: number, bytes: number, group: string): void {
     const id = flowIdOf(src, dst, sl, this.network.hosts.length, this.network.switchConfig.vlCount);
-    let index = this.indexById[id]! - 1;
+    let index = this.indexById.get(id);
     if (index < 0) {
       index = this.flows.length;
       const flow = new FlowRecord(this.counters, index, id, src, dst, sl, group);
       this.flows.push(flow);
-      this.indexById[id] = index + 1;
+      this.indexById.set(id, index);
       const r = index * Counter.Stride;
       if (this.seriesFlows.length < this.maxFlowSeries) {
         this.counters.values[r + Counter.SeriesIndex] = this.seriesFlows.length;
@@ -336,7 +329,7 @@ export class Collector {
       if (this.controlByCode[code]++ === 0) this.controlKindNames[code] = packets.kind(packet);
       return;
     }
-    const index = this.indexById[packets.flowId[packet]!]! - 1;
+    const index = this.indexById.get(packets.flowId[packet]!);
     if (this.perFlowStats) {
       const flow = this.flows[index]!;
       flow.deliveredPackets++;
