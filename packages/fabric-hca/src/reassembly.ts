@@ -1,18 +1,14 @@
+import { IdIndex } from "@cclab/core-des";
 import { flowIdOf } from "./flow-id.js";
 
-// The fields of a sending queue pair's record in `Reassembly.fromSource`.
+// The fields of a sending queue pair's record in `Reassembly.records`.
 enum Source {
-  Delivered = 0,
-  Message = 1,
-  Bytes = 2,
-  Stride = 3,
-}
-
-// Pages of `Reassembly.fromSource`: 256 sending queue pairs each.
-enum SourcePage {
-  Bits = 8,
-  Mask = 255,
-  Length = 256,
+  /** The queue pair: srcHost × VLs + SL. */
+  Key = 0,
+  Delivered = 1,
+  Message = 2,
+  Bytes = 3,
+  Stride = 4,
 }
 
 /**
@@ -22,21 +18,24 @@ enum SourcePage {
  */
 export class Reassembly {
   /**
-   * Per sending queue pair `k = srcHost * vlCount + sl` (the flow's id less the destination,
-   * which is this host), in page `k >> SourcePage.Bits` at `(k & SourcePage.Mask) *
-   * Source.Stride + field`: the payload bytes delivered to this host, the message the queue
-   * pair is delivering and its bytes received so far. Messages of a queue pair arrive one after
-   * the other unless routing reorders them, in which case the others wait in `partial`. One
-   * record, not a map keyed by flow id or three arrays, because every packet received updates
-   * it: a host sees each source rarely (uniform256: 256 sources), so each array cost a cache
-   * miss per packet.
-   *
-   * A page is made when one of its queue pairs first delivers: one array for every possible
-   * source made the hosts' records grow with the square of the hosts, whether they sent or
-   * not (a 4096-host fabric: 400 MB and 1.3 s to build).
+   * One record per sending queue pair that has delivered (`Source` fields), in the order they
+   * first did: the payload bytes delivered to this host, the message the queue pair is
+   * delivering and its bytes received so far. Messages of a queue pair arrive one after the
+   * other unless routing reorders them, in which case the others wait in `partial`. One record,
+   * not a map keyed by flow id or three arrays, because every packet received updates it. The
+   * records follow the sources a host hears from, not the hosts there are: a table over every
+   * possible source grows with the square of the hosts (pages of 256 sources made as needed still
+   * held 210 MiB at 4,096 hosts, each packet's record on a page of its own; packages/sim/README.md,
+   * "Benchmark").
    */
-  private readonly fromSource: (Float64Array | undefined)[];
-  /** Bytes received per message id of messages not current in `fromSource`, until they complete. */
+  private records = new Float64Array(8 * Source.Stride);
+  private count = 0;
+  /** Record number by queue pair. */
+  private readonly recordOf = new IdIndex(8);
+  /** The queue pair looked up last and its record's offset: a message arrives mostly in a row. */
+  private lastSource = -1;
+  private lastRecord = 0;
+  /** Bytes received per message id of messages not current in `records`, until they complete. */
   private readonly partial = new Map<number, number>();
 
   constructor(
@@ -44,12 +43,7 @@ export class Reassembly {
     private readonly hostIndex: number,
     private readonly hostCount: number,
     private readonly vlCount: number,
-  ) {
-    this.fromSource = Array.from(
-      { length: Math.ceil((hostCount * vlCount) / SourcePage.Length) },
-      () => undefined,
-    );
-  }
+  ) {}
 
   /**
    * A data packet of `payloadBytes` of message `messageId` (`messageBytes` in all) from
@@ -64,22 +58,24 @@ export class Reassembly {
     messageBytes: number,
   ): boolean {
     const source = srcHost * this.vlCount + sl;
-    const from = this.fromSource[source >> SourcePage.Bits] ?? this.sourcePage(source);
-    const r = (source & SourcePage.Mask) * Source.Stride;
+    const r = source === this.lastSource ? this.lastRecord : this.record(source);
+    const from = this.records;
     from[r + Source.Delivered]! += payloadBytes;
     if (this.receivedOf(from, r, messageId, payloadBytes) !== messageBytes) return false;
     this.messageReceived(from, r, messageId);
     return true;
   }
 
-  /** Payload bytes delivered so far, per flow id (of the flows that delivered any). */
+  /** Payload bytes delivered so far, per flow id (of the flows that delivered any), by source. */
   deliveredBytesByFlow(): Map<number, number> {
+    const offsets = Array.from({ length: this.count }, (_, i) => i * Source.Stride);
+    const records = this.records;
+    offsets.sort((a, b) => records[a + Source.Key]! - records[b + Source.Key]!);
     const bytes = new Map<number, number>();
-    for (let k = 0; k < this.hostCount * this.vlCount; k++) {
-      const page = this.fromSource[k >> SourcePage.Bits];
-      if (page === undefined) continue;
-      const b = page[(k & SourcePage.Mask) * Source.Stride + Source.Delivered]!;
+    for (const r of offsets) {
+      const b = records[r + Source.Delivered]!;
       if (b === 0) continue;
+      const k = records[r + Source.Key]!;
       const src = Math.floor(k / this.vlCount);
       const sl = k % this.vlCount;
       bytes.set(flowIdOf(src, this.hostIndex, sl, this.hostCount, this.vlCount), b);
@@ -87,20 +83,28 @@ export class Reassembly {
     return bytes;
   }
 
-  // The page of `fromSource` of queue pair `source`, made when first asked for.
-  private sourcePage(source: number): Float64Array {
-    const p = source >> SourcePage.Bits;
-    let page = this.fromSource[p];
-    if (page === undefined) {
-      page = new Float64Array(SourcePage.Length * Source.Stride);
-      for (let k = 0; k < SourcePage.Length; k++) page[k * Source.Stride + Source.Message] = -1;
-      this.fromSource[p] = page;
+  // The offset of the record of queue pair `source`, made when it first delivers.
+  private record(source: number): number {
+    let n = this.recordOf.get(source);
+    if (n < 0) {
+      n = this.count++;
+      if (n * Source.Stride === this.records.length) {
+        const grown = new Float64Array(this.records.length * 2);
+        grown.set(this.records);
+        this.records = grown;
+      }
+      const r = n * Source.Stride;
+      this.records[r + Source.Key] = source;
+      this.records[r + Source.Message] = -1;
+      this.recordOf.set(source, n);
     }
-    return page;
+    this.lastSource = source;
+    this.lastRecord = n * Source.Stride;
+    return this.lastRecord;
   }
 
   // Bytes of message `messageId` received so far from the queue pair whose record is at `r` in
-  // page `from`, with `payload` more.
+  // `from`, with `payload` more.
   private receivedOf(from: Float64Array, r: number, messageId: number, payload: number): number {
     if (from[r + Source.Message] === messageId) {
       const got = from[r + Source.Bytes]! + payload;
@@ -118,7 +122,7 @@ export class Reassembly {
     return got;
   }
 
-  // Message `messageId` from the queue pair whose record is at `r` in page `from` is complete.
+  // Message `messageId` from the queue pair whose record is at `r` in `from` is complete.
   private messageReceived(from: Float64Array, r: number, messageId: number): void {
     if (from[r + Source.Message] === messageId) from[r + Source.Message] = -1;
     else this.partial.delete(messageId);
