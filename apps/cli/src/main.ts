@@ -17,6 +17,7 @@ import { reproduce } from "./reproduce.js";
 import { DEFAULT_PROGRESS_SECONDS, runOrValidate } from "./run.js";
 import { sweep, worker } from "./sweep.js";
 import { topology } from "./topology.js";
+import { view } from "./view.js";
 
 export { EXIT, type Io } from "./errors.js";
 
@@ -32,6 +33,7 @@ Usage:
   cclab sweep <sweep.yaml> [--out DIR] [--threads N | --redis URL [--queue NAME]] [--quiet]
   cclab worker --redis URL [--queue NAME] [--threads N]
   cclab reproduce <experiment ...> | --all [--quick] [--out DIR]
+  cclab view <result-or-sweep-dir> ... [--port N | --export DIR]
   cclab list [scenario|switch|host|cc|run|metrics|topologies|traffic|plugins ...]
              [--plugin MODULE ...] [--scenario FILE]
   cclab --help | <command> --help
@@ -201,6 +203,25 @@ Options:
   --quick            parameter sweeps at their corners
   --out DIR          output directory (default: results/reproduce)
 `,
+  view: `cclab view <dir> ... [--port N | --export DIR]
+
+Opens finished runs (result directories of cclab run, sweep points) and sweeps (directories
+of cclab sweep) in a web viewer: serves it on 127.0.0.1 and prints its address
+("cclab view: http://127.0.0.1:PORT/"); open that in a browser, Ctrl-C stops. Pages: each
+run's summary (summary.txt's tables, sortable); its time series with zoom, pan and hover
+(throughput per flow, group and host; input, output and egress queues per port and VL;
+paused or credit-starved time; CC state per flow and per egress queue), drawn from each
+bucket's extremes and at full resolution once zoomed in; its topology from the port map,
+links coloured by blocking over a chosen window or by utilisation; several runs overlaid;
+a sweep's heat maps or lines, each point opening its run. Only files inside the named
+directories are read.
+
+Options:
+  --port N           the port (default 0: any free port)
+  --export DIR       write the viewer with the data into DIR instead of serving it:
+                     DIR/index.html opens from the file system without a server (for a
+                     paper's artifact); exits 0
+`,
   list: `cclab list [SECTION ...] [--plugin MODULE ...] [--scenario FILE]
 
 Lists every key a scenario file may hold, by section, with its type, default, unit and
@@ -270,6 +291,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     if (command === "sweep") return await sweep(positionals, values, io);
     if (command === "worker") return await worker(positionals, values, io);
     if (command === "reproduce") return await reproduce(positionals, values, io);
+    if (command === "view") return await view(positionals, values, io);
     return await runOrValidate(command as "run" | "validate", positionals, values, io);
   } catch (error) {
     if (error instanceof UsageError) {
@@ -327,6 +349,7 @@ const OPTIONS = {
   quick: { type: "boolean" },
   plugin: { type: "string", multiple: true },
   scenario: { type: "string" },
+  export: { type: "string" },
   help: { type: "boolean", short: "h" },
 } as const;
 
@@ -358,6 +381,7 @@ const COMMAND_OPTIONS: Record<Command, readonly string[]> = {
   sweep: ["out", "threads", "redis", "queue", "quiet"],
   worker: ["redis", "queue", "threads", "lock-duration-ms", "stalled-interval-ms"],
   reproduce: ["all", "quick", "out"],
+  view: ["port", "export"],
   list: ["plugin", "scenario"],
 };
 

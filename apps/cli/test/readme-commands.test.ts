@@ -22,7 +22,12 @@ import {
 import { main } from "../src/index.js";
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
-const READMES = ["README.md", "apps/cli/README.md", "apps/reproduce/README.md"];
+const READMES = [
+  "README.md",
+  "apps/cli/README.md",
+  "apps/reproduce/README.md",
+  "apps/viewer/README.md",
+];
 
 /** The `cclab` commands of the READMEs' shell blocks, as argument lists (comments dropped). */
 function readmeCommands(): { readme: string; line: string; argv: string[] }[] {
@@ -190,6 +195,19 @@ export default {
       says: /results: .*trace\.csv/,
     }),
   "--version": (argv) => ({ argv, code: 0, says: /^\d+\.\d+\.\d+\n$/, inProcess: true }),
+  "view results/demo-parking-lot --export results/demo-parking-lot-view": () => {
+    const ran = cclab([
+      "run",
+      "scenarios/gran-thesis/parking-lot-no-cc.yaml",
+      ...["--out", join(dir, "demo-parking-lot"), "--quiet", "--no-plots"],
+    ]);
+    expect(ran.status, ran.stderr).toBe(0);
+    return {
+      argv: ["view", join(dir, "demo-parking-lot"), "--export", join(dir, "demo-view")],
+      code: 0,
+      says: /exported to .*demo-view\/index\.html/,
+    };
+  },
 };
 
 /** Commands run only in another test, and where. */

@@ -1,0 +1,3 @@
+import { cclabProject } from "../../vitest.shared.ts";
+
+export default cclabProject("viewer");
