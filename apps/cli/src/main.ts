@@ -212,7 +212,7 @@ run's summary (summary.txt's tables, sortable); its time series with zoom, pan a
 (throughput per flow, group and host; input, output and egress queues per port and VL;
 paused or credit-starved time; CC state per flow and per egress queue), drawn from each
 bucket's extremes and at full resolution once zoomed in; its topology from the port map,
-links coloured by blocking over a chosen window or by utilisation; several runs overlaid;
+links coloured by utilisation or blocking over a chosen window; several runs overlaid;
 a sweep's heat maps or lines, each point opening its run. Only files inside the named
 directories are read.
 

@@ -2,7 +2,8 @@
  * The viewer end to end in headless Chromium (Debian's `chromium`, driven by playwright-core):
  * the built `cclab` runs the demo's scenario and a CC run with 1 µs bins, and a tiny sweep;
  * `cclab view` serves them; every page draws without console errors, a series zooms (and the
- * other charts follow), two runs overlay, a sweep cell opens its run, and the static export
+ * other charts follow), the topology colours links by blocking and by utilisation over a
+ * window, two runs overlay, a sweep cell opens its run, and the static export
  * opens from file://. Screenshots go to a folder whose path is printed (CCLAB_SCREENSHOTS
  * names one), each checked not blank. Needs `npm run build` first, as the CLI's tests do.
  */
@@ -58,7 +59,7 @@ function makeResults(): void {
     `traffic[0].flows[${i}].startNs=${i * 1_000_000}`,
   ]);
   const series =
-    "metrics.series=[flow-throughput,host-throughput,port-occupancy,egress-occupancy,flow-control,cc]";
+    "metrics.series=[flow-throughput,host-throughput,port-occupancy,egress-occupancy,flow-control,link-throughput,cc]";
   // The same run with 50 µs bins (overlaid on the demo's) and with 1 µs bins (zoomed).
   for (const [out, binUs] of [
     [cc, 50],
@@ -214,6 +215,7 @@ describe.skipIf(skip)("cclab view in Chromium", () => {
         "port-occupancy",
         "egress-occupancy",
         "flow-control",
+        "link-throughput",
         "cc-ccti",
         "cc-rateGbps",
       ]),
@@ -251,11 +253,13 @@ describe.skipIf(skip)("cclab view in Chromium", () => {
     await screenshot(page, "series-zoomed");
   });
 
-  it("draws the topology with links coloured over a window", async () => {
+  it("draws the topology with links coloured by blocking over a window", async () => {
     const page = await open("#/run/r1/topology");
     await drawn(page, "topology");
     expect(await page.locator("svg.topology-svg .node.host").count()).toBe(7);
     expect(await page.locator("svg.topology-svg .node.switch").count()).toBe(2);
+    await page.selectOption("#topo-mode", "blocked");
+    await page.waitForSelector('.topology[data-mode="blocked"]');
     const strokes = await page
       .locator("svg.topology-svg line[data-port]")
       .evaluateAll((els) => [...new Set(els.map((e) => e.getAttribute("stroke")))]);
@@ -265,8 +269,63 @@ describe.skipIf(skip)("cclab view in Chromium", () => {
     await page.waitForSelector("svg.topology-svg");
     await screenshot(page, "topology");
     await page.selectOption("#topo-mode", "utilisation");
-    await page.waitForSelector("text=share of its link's rate");
+    await page.waitForSelector('.topology[data-mode="utilisation"]');
+    expect(await page.locator("#topo-note").textContent()).toContain("over the whole run");
     expect(errors).toEqual([]);
+  });
+
+  it("colours links by utilisation over a window (link-throughput.csv), by default", async () => {
+    const page = await open("#/run/r1/topology");
+    await drawn(page, "topology");
+    expect(await page.locator("#topo-mode").inputValue()).toBe("utilisation-window");
+    await page.waitForSelector('.topology[data-mode="utilisation-window"]');
+    // Each half cable: its port, stroke and the value its tooltip gives.
+    const halves = async () =>
+      new Map(
+        (
+          await page
+            .locator("svg.topology-svg line[data-port]")
+            .evaluateAll((els) =>
+              els.map((e) => [
+                e.getAttribute("data-port")!,
+                e.getAttribute("stroke")!,
+                e.querySelector("title")?.textContent ?? "",
+              ]),
+            )
+        ).map(([port, stroke, title]) => [
+          port!,
+          { stroke: stroke!, value: Number(/: ([\d.]+) %$/.exec(title!)?.[1]) },
+        ]),
+      );
+    // Over the whole run (the default window), the window's mean is the run's utilisation.
+    const windowed = await halves();
+    await page.selectOption("#topo-mode", "utilisation");
+    await page.waitForSelector('.topology[data-mode="utilisation"]');
+    const whole = await halves();
+    expect(whole.size).toBe(16);
+    for (const [port, { value }] of whole) {
+      expect(windowed.get(port)!.value, port).toBeCloseTo(value, 1);
+    }
+    await page.selectOption("#topo-mode", "utilisation-window");
+    await page.waitForSelector('.topology[data-mode="utilisation-window"]');
+    await page.fill("#topo-from", "2000");
+    await page.fill("#topo-to", "3000");
+    await page.click("#topo-apply");
+    await page.waitForSelector("#topo-note:has-text('from 2000 to 3000 µs')");
+    const idle = "rgb(212,212,212)";
+    const drawn2 = await halves();
+    // The victim's path (H1 → S1 → S2 → H4) and the hot spot's link into H5 carried traffic;
+    // H6 and H7 start sending after 3 ms.
+    for (const port of ["H1.p0", "S1.p3", "S2.p1", "S2.p2"]) {
+      expect(drawn2.get(port)!.stroke, port).not.toBe(idle);
+      expect(drawn2.get(port)!.value, port).toBeGreaterThan(20);
+    }
+    for (const port of ["H6.p0", "H7.p0"]) expect(drawn2.get(port)!.stroke, port).toBe(idle);
+    expect(await page.locator("#topo-note").textContent()).toContain(
+      "percentage of the link's rate",
+    );
+    expect(errors).toEqual([]);
+    await screenshot(page, "topology-utilisation-window");
   });
 
   it("names TCD's states on the axis, and lays out a generic topology", async () => {

@@ -1,7 +1,10 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
-/** A small result directory as cclab run writes one (two flows, two ports, CC and TCD states). */
+/**
+ * A small result directory as cclab run writes one (two flows, two ports, link throughput, CC
+ * and TCD states).
+ */
 export function writeRunDir(dir: string, scenario = "tiny"): string {
   mkdirSync(dir, { recursive: true });
   const files: Record<string, string> = {
@@ -70,6 +73,13 @@ export function writeRunDir(dir: string, scenario = "tiny"): string {
       "bin_start_us,device,port,vl,blocked_fraction,port_name,peer",
       "0,S0,1,0,0.5,S0.p1,H1",
       "100,S0,1,0,0.25,S0.p1,H1",
+    ].join("\n"),
+    "link-throughput.csv": [
+      "bin_start_us,device,port,gbps,port_name,peer",
+      "0,S0,1,10,S0.p1,H1",
+      "0,H0,0,5,H0.p0,S0.p0",
+      "100,S0,1,20,S0.p1,H1",
+      "100,H0,0,0,H0.p0,S0.p0",
     ].join("\n"),
     "cc-flows.csv": [
       "time_us,flow,src,dst,variable,value",

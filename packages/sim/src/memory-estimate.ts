@@ -14,7 +14,7 @@ import type { Resolved } from "./scenario/resolve.js";
  *   CSV line): flow-throughput and cc `maxFlowSeries` rows, host-throughput hosts × traffic
  *   entries, port-occupancy and flow-control switch ports × VLs, egress-occupancy ports × VLs
  *   with 2 values, cc-queues `maxQueueSeries` (at most switch ports × VLs) queues with 4
- *   variables (TCD's);
+ *   variables (TCD's), link-throughput switch ports plus hosts;
  * - messages.csv: 100 B per record, `maxMessageRecords` of them;
  * - the flow table: 256 B per flow, hosts × (hosts − 1) flows at most.
  */
@@ -54,6 +54,7 @@ export function estimateMemory({ scenario, topology }: Resolved): MemoryEstimate
     (series.has("port-occupancy") ? switchPorts * vls : 0) +
     (series.has("flow-control") ? switchPorts * vls : 0) +
     (series.has("egress-occupancy") ? 2 * switchPorts * vls : 0) +
+    (series.has("link-throughput") ? switchPorts + hosts : 0) +
     (series.has("cc-queues") ? 4 * Math.min(metrics.maxQueueSeries, switchPorts * vls) : 0);
 
   const parts = [

@@ -7,6 +7,7 @@ import { type CcQueueSampler, QUEUE_SERIES_FILE } from "./cc-queue-sampler.js";
 import type { CcSampler } from "./cc-sampler.js";
 import type { Collector } from "./collector.js";
 import type { EgressMeter } from "./egress-meter.js";
+import { LINK_THROUGHPUT_FILE, type LinkThroughputSampler } from "./link-throughput-sampler.js";
 import type { PortMap } from "./port-map.js";
 import type { ResolvedScenario } from "./scenario/resolve.js";
 
@@ -15,6 +16,8 @@ export interface SeriesInputs {
   readonly network: Network;
   readonly collector: Collector;
   readonly sampler: BlockedSampler | undefined;
+  /** With the `link-throughput` series: the sampler of every transmitting port's bytes. */
+  readonly linkThroughput?: LinkThroughputSampler | undefined;
   readonly ccSampler: CcSampler | undefined;
   /** With the `cc-queues` series and a switch part that reports its queues. */
   readonly ccQueues?: CcQueueSampler | undefined;
@@ -40,6 +43,7 @@ export const SERIES_FILES = [
   "output-occupancy.csv",
   "egress-occupancy.csv",
   "flow-control.csv",
+  LINK_THROUGHPUT_FILE,
   "messages.csv",
 ] as const;
 
@@ -55,6 +59,8 @@ export const SERIES_FILES = [
  *   bin (queues that ever held bytes; docs/model.md, "What is measured").
  * - `flow-control.csv`: fraction of each bin a transmitting port was paused or out of credits
  *   (every bin of the ports that were ever blocked, zeros included).
+ * - `link-throughput.csv`: Gb/s each switch output and host uplink sent in each bin, on-the-wire
+ *   bytes (every bin of the ports that ever sent, zeros included; the `link-throughput` series).
  * - `cc-flows.csv`: each sender part's per-flow CC variables at every bin edge (with a CC scheme).
  * - `cc-queues.csv`: each switch part's per-egress-queue CC variables at every bin edge (the
  *   `cc-queues` series, with a part that reports them; the first `metrics.maxQueueSeries`).
@@ -164,6 +170,9 @@ export function seriesFiles(inputs: SeriesInputs): Map<string, string> {
   }
   if (inputs.egress !== undefined) files.set("egress-occupancy.csv", egressCsv(inputs, ports));
   if (sampler !== undefined) files.set("flow-control.csv", sampler.csv(endPs, ports));
+  if (inputs.linkThroughput !== undefined) {
+    files.set(LINK_THROUGHPUT_FILE, inputs.linkThroughput.csv(endPs, ports));
+  }
 
   if (!scenario.metrics.messageTable) return files;
   const messageLines = [

@@ -13,6 +13,7 @@ import { CcQueueSampler, type QueueSeriesInfo } from "./cc-queue-sampler.js";
 import { CcSampler } from "./cc-sampler.js";
 import { Collector } from "./collector.js";
 import { EgressMeter } from "./egress-meter.js";
+import { LinkThroughputSampler } from "./link-throughput-sampler.js";
 import { type MemoryPart, typedArrayBytes } from "./memory-breakdown.js";
 import { PacketTrace, TRACE_FILE, type TraceInfo } from "./packet-trace.js";
 import { PortMap } from "./port-map.js";
@@ -210,8 +211,13 @@ export async function simulate(
   const ccQueues = scenario.metrics.series.includes("cc-queues")
     ? CcQueueSampler.of(network, binPs, scenario.metrics.maxQueueSeries, queueValueLabels)
     : undefined;
+  // Only a run that asks for it samples the links' byte counters (no per-packet work either way).
+  const linkThroughput = scenario.metrics.series.includes("link-throughput")
+    ? new LinkThroughputSampler(network, binPs)
+    : undefined;
   const background =
     (sampler === undefined ? 0 : 1) +
+    (linkThroughput === undefined ? 0 : 1) +
     (ccSampler === undefined ? 0 : 1) +
     (ccQueues === undefined ? 0 : 1);
   const untilComplete = scenario.run.untilComplete;
@@ -318,6 +324,7 @@ export async function simulate(
   }
   const endPs = scheduler.nowPs;
   sampler?.record(endPs);
+  linkThroughput?.record(endPs);
   ccSampler?.record(endPs);
   ccQueues?.record(endPs);
   report();
@@ -342,6 +349,7 @@ export async function simulate(
     network,
     collector,
     sampler,
+    linkThroughput,
     ccSampler,
     ccQueues,
     egress,
@@ -380,7 +388,10 @@ export async function simulate(
                 ["hosts", network.hosts],
                 ["links", [network.links, network.linkEnds]],
                 ["traffic", [feed]],
-                ["metrics", [collector, sampler, ccSampler, ccQueues, egress, trace]],
+                [
+                  "metrics",
+                  [collector, sampler, linkThroughput, ccSampler, ccQueues, egress, trace],
+                ],
               ]),
               heapUsedBytes: process.memoryUsage().heapUsed,
             },

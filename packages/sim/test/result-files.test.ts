@@ -25,6 +25,7 @@ describe("RESULT_FILES", () => {
             "cc",
             "egress-occupancy",
             "cc-queues",
+            "link-throughput",
           ],
         },
       },

@@ -18,6 +18,7 @@ describe("readSeriesSets", () => {
       "group-throughput",
       "port-occupancy",
       "flow-control",
+      "link-throughput",
       "cc-ccti",
       "cc-rateGbps",
       "cc-queues-state",
@@ -39,6 +40,9 @@ describe("readSeriesSets", () => {
     expect(groups.info.lines.map((l) => l.key).sort()).toEqual(["hot", "victim"]);
     expect(set("port-occupancy").data.lines[0]!.y).toEqual([1, 2]); // KiB
     expect(set("flow-control").data.lines[0]!.y).toEqual([50, 25]); // % of bin
+    const links = set("link-throughput");
+    expect(links.info.lines.map((l) => l.label)).toEqual(["S0.p1 → H1", "H0.p0 → S0.p0"]);
+    expect(links.data.lines[0]!.y).toEqual([10, 20]); // Gb/s
     expect(set("cc-queues-state").info.valueLabels).toEqual({ "0": "NC", "3": "C" });
   });
 });

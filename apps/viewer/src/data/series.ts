@@ -35,7 +35,8 @@ const portLabel = (c: (k: string) => string, arrow: string) =>
 /**
  * Every series set a result directory's CSV files give: throughput per flow, per traffic
  * group (the mean over its flows) and per host; input, output and egress queue occupancy per
- * port and VL; the share of each bin a port was paused or out of credits; and one set per CC
+ * port and VL; the share of each bin a port was paused or out of credits; the Gb/s each port
+ * sent (`link-throughput.csv`, on-the-wire bytes); and one set per CC
  * variable per flow (`cc-flows.csv`: rate, CCTI, α…) and per egress queue (`cc-queues.csv`:
  * TCD's state…). Files the run did not write give no set.
  */
@@ -109,6 +110,18 @@ export function readSeriesSets(read: ReadFile, valueLabels: ValueLabels = {}): S
       scale: 100,
       fill: 0,
       label: (c) => portLabel(c, "→"),
+    },
+  ]);
+  add("link-throughput.csv", () => [
+    {
+      name: "link-throughput",
+      title: "Throughput per sending port (on-the-wire bytes)",
+      unit: "Gb/s",
+      x: "bin_start_us",
+      keys: ["port_name"],
+      value: "gbps",
+      fill: 0,
+      label: (c) => `${c("port_name")} → ${c("peer")}`,
     },
   ]);
   add("cc-flows.csv", (t) =>

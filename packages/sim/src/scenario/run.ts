@@ -38,16 +38,18 @@ export const SERIES = [
   "cc",
   "egress-occupancy",
   "cc-queues",
+  "link-throughput",
 ] as const;
 export type SeriesName = (typeof SERIES)[number];
 
 /** Series written only when `metrics.series` names them (packages/sim/README.md). */
-const ON_REQUEST: readonly SeriesName[] = ["egress-occupancy", "cc-queues"];
+const ON_REQUEST: readonly SeriesName[] = ["egress-occupancy", "cc-queues", "link-throughput"];
 
 /**
  * The series written when `metrics.series` is not given: all but those on request:
  * `egress-occupancy` runs a switch part on every packet, and `cc-queues` writes a row per
- * queue, variable and bin, which on a large fabric outgrows every other series.
+ * queue, variable and bin, which on a large fabric outgrows every other series; `link-throughput`
+ * adds a row per transmitting port and bin (and a sample event per bin) that most runs do not need.
  */
 export const DEFAULT_SERIES: readonly SeriesName[] = SERIES.filter((s) => !ON_REQUEST.includes(s));
 
@@ -62,7 +64,7 @@ export const metricsSchema = strictObject({
     .array(oneOf(SERIES, "a series"))
     .default([...DEFAULT_SERIES])
     .describe(
-      "series written as CSV: per-flow throughput, per-host receive throughput by traffic group, per-port/VL input occupancy, per-port blocked (paused or credit-starved) time, per-flow CC state (e.g. CCTI and rate), per-output-port/VL egress queue (egress-occupancy: not by default), per-egress-queue CC state of switch parts that report it (cc-queues, e.g. TCD's state and marks: not by default)",
+      "series written as CSV: per-flow throughput, per-host receive throughput by traffic group, per-port/VL input occupancy, per-port blocked (paused or credit-starved) time, per-flow CC state (e.g. CCTI and rate), per-output-port/VL egress queue (egress-occupancy: not by default), per-egress-queue CC state of switch parts that report it (cc-queues, e.g. TCD's state and marks: not by default), per-transmitting-port Gb/s sent in each bin, counting on-the-wire bytes (header included) of every switch output and host uplink (link-throughput: not by default)",
     ),
   maxFlowSeries: count(
     "flow-throughput is written for at most this many flows (the first by first message); the summary has every flow",

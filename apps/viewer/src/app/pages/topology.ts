@@ -1,23 +1,21 @@
-import type { PortRow, RunDetail, RunEntry } from "../../data/types.js";
 import { linkRamp } from "../colors.js";
 import { fmt, h, s } from "../dom.js";
 import type { PageContext } from "../main.js";
 import { type Layout, layoutTopology } from "../topology-layout.js";
 import { findRun, runHeader } from "./nav.js";
-
-/** A value per port (its transmit direction) and how to word it. */
-interface PortValues {
-  readonly values: ReadonlyMap<string, number>;
-  readonly max: number;
-  readonly unit: string;
-  readonly note: string;
-}
+import {
+  blockedInWindow,
+  type PortValues,
+  utilisationInWindow,
+  utilisationOfRun,
+} from "./topology-values.js";
 
 /**
  * The fabric drawn from the run's port map; each cable is two halves, each coloured by the
- * port at its end sending into it: the share of a chosen time window it was paused or out of
- * credits (flow-control.csv), or its utilisation over the whole run (ports.csv's bytes; the
- * link rate when known).
+ * port at its end sending into it: its utilisation over a chosen time window
+ * (link-throughput.csv), the share of the window it was paused or out of credits
+ * (flow-control.csv), or its utilisation over the whole run (ports.csv's bytes; the link rate
+ * when known). A run with link-throughput.csv opens on its window utilisation.
  */
 export async function topologyPage(ctx: PageContext, [id]: string[]): Promise<void> {
   const entry = findRun(ctx.manifest, id!);
@@ -27,14 +25,17 @@ export async function topologyPage(ctx: PageContext, [id]: string[]): Promise<vo
     ctx.root.append(h("p", {}, "This run has no ports.csv with port names."));
     return;
   }
-  const hasBlocked = detail.series.some((x) => x.name === "flow-control");
+  const has = (name: string) => detail.series.some((x) => x.name === name);
+  const hasLinks = has("link-throughput");
+  const hasBlocked = has("flow-control");
   const mode = h(
     "select",
     { id: "topo-mode" },
+    h("option", { value: "utilisation-window", disabled: !hasLinks }, "utilisation % (window)"),
     h("option", { value: "blocked", disabled: !hasBlocked }, "paused / credit-starved % (window)"),
     h("option", { value: "utilisation" }, "utilisation (whole run)"),
   );
-  mode.value = hasBlocked ? "blocked" : "utilisation";
+  mode.value = hasLinks ? "utilisation-window" : hasBlocked ? "blocked" : "utilisation";
   const from = h("input", { type: "number", id: "topo-from", value: "0", step: "any" });
   const to = h("input", {
     type: "number",
@@ -43,7 +44,7 @@ export async function topologyPage(ctx: PageContext, [id]: string[]): Promise<vo
     step: "any",
   });
   const apply = h("button", { type: "button", id: "topo-apply" }, "Draw");
-  const note = h("p", { className: "muted" });
+  const note = h("p", { className: "muted", id: "topo-note" });
   const holder = h("div", { className: "topology" });
   ctx.root.append(
     h(
@@ -63,65 +64,22 @@ export async function topologyPage(ctx: PageContext, [id]: string[]): Promise<vo
   );
   const layout = layoutTopology(detail.ports, Math.max(600, holder.clientWidth - 4));
   const draw = async () => {
-    const values =
-      mode.value === "blocked"
-        ? await blocked(ctx, entry, Number(from.value), Number(to.value))
-        : utilisation(detail);
+    const [fromUs, toUs] = [Number(from.value), Number(to.value)];
+    const values: PortValues =
+      mode.value === "utilisation-window"
+        ? await utilisationInWindow(ctx, detail, fromUs, toUs)
+        : mode.value === "blocked"
+          ? await blockedInWindow(ctx, entry, fromUs, toUs)
+          : utilisationOfRun(detail);
+    // The window applies to the window modes only; whole-run utilisation ignores it.
+    from.disabled = to.disabled = mode.value === "utilisation";
     note.textContent = values.note;
     holder.replaceChildren(drawTopology(layout, values));
+    holder.dataset.mode = mode.value;
   };
   apply.addEventListener("click", () => void draw());
   mode.addEventListener("change", () => void draw());
   await draw();
-}
-
-async function blocked(
-  ctx: PageContext,
-  entry: RunEntry,
-  fromUs: number,
-  toUs: number,
-): Promise<PortValues> {
-  const info = (await ctx.source.run(entry.id)).series.find((x) => x.name === "flow-control")!;
-  const data = await ctx.source.series(entry.id, "flow-control", { fromUs, toUs, points: 20_000 });
-  const values = new Map<string, number>();
-  data.lines.forEach((line) => {
-    let sum = 0;
-    let n = 0;
-    data.x.forEach((x, i) => {
-      if (x < fromUs || x >= toUs) return;
-      sum += line.y[i] ?? 0;
-      n++;
-    });
-    const port = line.key.split("|")[0]!;
-    values.set(port, Math.max(values.get(port) ?? 0, n === 0 ? 0 : sum / n));
-  });
-  const largest = Math.max(0, ...values.values());
-  return {
-    values,
-    max: largest <= 1 ? 1 : Math.min(100, Math.ceil(largest)),
-    unit: "%",
-    note: `Mean share of each bin from ${fmt(fromUs)} to ${fmt(toUs)} µs that a port had a packet ready but was paused or out of credits (the most blocked VL); colours run from 0 to the most blocked port's share. ${info.lines.length} ports were ever blocked.`,
-  };
-}
-
-function utilisation(detail: RunDetail): PortValues {
-  const us = detail.entry.simulatedUs || 1;
-  const gbps = (p: PortRow) => (p.bytesForwarded * 8) / (us * 1000);
-  const rated = detail.ports.every((p) => p.peer === "-" || p.rateGbps !== undefined);
-  const values = new Map<string, number>();
-  for (const p of detail.ports) {
-    const v = rated ? (100 * gbps(p)) / (p.rateGbps ?? 1) : gbps(p);
-    values.set(p.name, (values.get(p.name) ?? 0) + v);
-  }
-  const max = rated ? 100 : Math.max(1e-9, ...values.values());
-  return {
-    values,
-    max,
-    unit: rated ? "%" : "Gb/s",
-    note: rated
-      ? "Bytes each port sent over the whole run as a share of its link's rate (ports.csv)."
-      : "Gb/s each port sent over the whole run (ports.csv; the link rates were not known, so colours are relative to the busiest port).",
-  };
 }
 
 function drawTopology(layout: Layout, pv: PortValues): SVGSVGElement {
