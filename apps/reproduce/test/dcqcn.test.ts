@@ -15,7 +15,9 @@ import {
 import { dcqcnKminReadings } from "../src/dcqcn-kmin.js";
 import { verdicts } from "./verdicts.js";
 
-const TIMEOUT_MS = 120_000;
+// The uniform256 pair runs about 50 s alone on the 2-core VM and over 120 s beside the other
+// test files on a loaded machine: the same limit as the other reproduction tests.
+const TIMEOUT_MS = 300_000;
 
 /** Every incast finding's verdict at 50 ms (the finding's name up to its parenthesis). */
 const INCAST_VERDICTS = {
