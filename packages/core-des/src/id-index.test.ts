@@ -6,7 +6,7 @@ test.prop([
   fc.array(fc.oneof(fc.nat(4096), fc.nat(2 ** 31), fc.maxSafeNat()), { maxLength: 3000 }),
   fc.array(fc.maxSafeNat(), { maxLength: 200 }),
 ])("gives back every index stored, and −1 for ids never stored", (ids, probes) => {
-  const index = new IdIndex(4);
+  const index = new IdIndex();
   const reference = new Map<number, number>();
   for (const id of ids) {
     if (reference.has(id)) continue;
@@ -31,4 +31,11 @@ it("holds dense flow ids of a large fabric", () => {
       expect(index.get((src * hosts + dst) * 8 + 3)).toBe(n++);
   }
   expect(index.get(8 * hosts + 3)).toBe(-1);
+});
+
+it("keeps a small range of ids in a flat array, with the same answers", () => {
+  for (const index of [new IdIndex(1000), new IdIndex(1000, 10)]) {
+    for (let id = 0; id < 1000; id += 3) index.set(id, id * 2);
+    for (let id = 0; id < 1000; id++) expect(index.get(id)).toBe(id % 3 === 0 ? id * 2 : -1);
+  }
 });

@@ -30,8 +30,11 @@ export class Reassembly {
    */
   private records = new Float64Array(8 * Source.Stride);
   private count = 0;
-  /** Record number by queue pair. */
-  private readonly recordOf = new IdIndex(8);
+  /**
+   * Record number by queue pair: a flat array over the possible sources up to 1,024 of them
+   * (4 KiB per host), a hash table beyond (4,096 hosts would need 64 MiB of flat arrays).
+   */
+  private readonly recordOf: IdIndex;
   /** The queue pair looked up last and its record's offset: a message arrives mostly in a row. */
   private lastSource = -1;
   private lastRecord = 0;
@@ -43,7 +46,9 @@ export class Reassembly {
     private readonly hostIndex: number,
     private readonly hostCount: number,
     private readonly vlCount: number,
-  ) {}
+  ) {
+    this.recordOf = new IdIndex(hostCount * vlCount, 1024);
+  }
 
   /**
    * A data packet of `payloadBytes` of message `messageId` (`messageBytes` in all) from

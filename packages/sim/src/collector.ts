@@ -183,8 +183,11 @@ export interface MessageRecord {
 export class Collector {
   /** Every flow, in order of its first message (a flow's `index`). */
   readonly flows: FlowRecord[] = [];
-  /** Each flow's index by flow id, for the lookup per delivered packet. */
-  private readonly indexById = new IdIndex();
+  /**
+   * Each flow's index by flow id, for the lookup per delivered packet: flow ids range over
+   * hosts² × VLs, a flat array up to 2²² of them (1,024 hosts), a hash table beyond.
+   */
+  private readonly indexById: IdIndex;
   private readonly counters = new FlowCounters();
   readonly totalLatencyPs = new Histogram();
   readonly networkLatencyPs = new Histogram();
@@ -242,6 +245,8 @@ export class Collector {
     this.latencySamples = this.perFlowStats
       ? new FlowLatencySamples(options.latencySampleLimit ?? LATENCY_SAMPLE_LIMIT)
       : undefined;
+    const hosts = network.hosts.length;
+    this.indexById = new IdIndex(hosts * hosts * network.switchConfig.vlCount);
     network.onDelivery((packet, now) => this.delivered(packet, now));
     for (const host of network.hosts) host.onMessageComplete((c) => this.completed(c));
   }
