@@ -1,6 +1,7 @@
 import type { TimePs } from "@cclab/core-des";
 import type { PortFlowState } from "@cclab/fabric";
 import type { Network } from "@cclab/network";
+import { atEveryBinEdge } from "./bin-edges.js";
 import type { PortEntry, PortMap } from "./port-map.js";
 
 interface Watched {
@@ -23,10 +24,9 @@ export class BlockedSampler {
   /** Rows `[binStartPs, portIndex, vl, blockedPs]` for bins with blocked time. */
   readonly rows: number[] = [];
   private readonly vlCount: number;
-  private readonly kind: number;
 
   constructor(
-    private readonly network: Network,
+    network: Network,
     private readonly binPs: TimePs,
   ) {
     for (const sw of network.switches) {
@@ -49,15 +49,9 @@ export class BlockedSampler {
     }
     this.vlCount = network.switchConfig.vlCount;
     this.last = new Float64Array(this.ports.length * this.vlCount);
-    this.kind = network.scheduler.defineKind("metrics: blocked-time sample", () => this.sample());
-    network.scheduler.schedule(binPs, this.kind, 0);
-  }
-
-  private sample(): void {
-    const scheduler = this.network.scheduler;
-    const now = scheduler.nowPs;
-    this.record(now);
-    scheduler.schedule(now + this.binPs, this.kind, 0);
+    atEveryBinEdge(network.scheduler, binPs, "metrics: blocked-time sample", (nowPs) =>
+      this.record(nowPs),
+    );
   }
 
   /** Records the bin that ends at `nowPs` (also called once at the end of the run). */

@@ -1,6 +1,7 @@
 import type { TimePs } from "@cclab/core-des";
 import type { SwitchPart } from "@cclab/fabric";
 import type { Network } from "@cclab/network";
+import { atEveryBinEdge } from "./bin-edges.js";
 import type { PortMap } from "./port-map.js";
 import type { QueueValueLabelsJson } from "./queue-value-labels.js";
 
@@ -43,7 +44,6 @@ export class CcQueueSampler {
   private readonly omitted = new Set<number>();
   private readonly variables: string[] = [];
   private readonly variableIndex = new Map<string, number>();
-  private readonly kind: number;
   /** The switches whose parts report queues, with their part. */
   private readonly reporting: readonly { readonly index: number; readonly part: SwitchPart }[];
   private readonly portStride: number;
@@ -70,7 +70,7 @@ export class CcQueueSampler {
 
   private constructor(
     private readonly network: Network,
-    private readonly binPs: TimePs,
+    binPs: TimePs,
     private readonly maxQueues: number,
     reporting: readonly { readonly index: number; readonly part: SwitchPart }[],
     private readonly valueLabels: QueueValueLabelsJson,
@@ -78,14 +78,9 @@ export class CcQueueSampler {
     this.reporting = reporting;
     this.vlCount = network.switchConfig.vlCount;
     this.portStride = Math.max(1, ...network.topology.fabric.switches.map((s) => s.portCount));
-    this.kind = network.scheduler.defineKind("metrics: cc queue sample", () => this.sample());
-    network.scheduler.schedule(binPs, this.kind, 0);
-  }
-
-  private sample(): void {
-    const scheduler = this.network.scheduler;
-    this.record(scheduler.nowPs);
-    scheduler.schedule(scheduler.nowPs + this.binPs, this.kind, 0);
+    atEveryBinEdge(network.scheduler, binPs, "metrics: cc queue sample", (nowPs) =>
+      this.record(nowPs),
+    );
   }
 
   /** Samples now (also called once at the end of the run). */

@@ -1,5 +1,6 @@
 import type { TimePs } from "@cclab/core-des";
 import type { Network } from "@cclab/network";
+import { atEveryBinEdge } from "./bin-edges.js";
 
 /**
  * The `cc` series: every sender part's per-flow variables (e.g. InfiniBand's CCTI and the
@@ -11,20 +12,12 @@ export class CcSampler {
   private readonly rows: number[] = [];
   private readonly variables: string[] = [];
   private readonly variableIndex = new Map<string, number>();
-  private readonly kind: number;
 
   constructor(
     private readonly network: Network,
-    private readonly binPs: TimePs,
+    binPs: TimePs,
   ) {
-    this.kind = network.scheduler.defineKind("metrics: cc sample", () => this.sample());
-    network.scheduler.schedule(binPs, this.kind, 0);
-  }
-
-  private sample(): void {
-    const scheduler = this.network.scheduler;
-    this.record(scheduler.nowPs);
-    scheduler.schedule(scheduler.nowPs + this.binPs, this.kind, 0);
+    atEveryBinEdge(network.scheduler, binPs, "metrics: cc sample", (nowPs) => this.record(nowPs));
   }
 
   /** Samples now (also called once at the end of the run). */

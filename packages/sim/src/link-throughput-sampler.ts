@@ -1,5 +1,6 @@
 import type { TimePs } from "@cclab/core-des";
 import type { Network } from "@cclab/network";
+import { atEveryBinEdge } from "./bin-edges.js";
 import type { PortEntry, PortMap } from "./port-map.js";
 
 interface Watched {
@@ -26,7 +27,6 @@ export class LinkThroughputSampler {
   private readonly last: Float64Array;
   /** Rows `[binStartPs, portIndex, bytes]` for bins in which the port sent anything. */
   private readonly rows: number[] = [];
-  private readonly kind: number;
 
   constructor(
     private readonly network: Network,
@@ -60,17 +60,9 @@ export class LinkThroughputSampler {
       });
     }
     this.last = new Float64Array(this.ports.length);
-    this.kind = network.scheduler.defineKind("metrics: link-throughput sample", () =>
-      this.sample(),
+    atEveryBinEdge(network.scheduler, binPs, "metrics: link-throughput sample", (nowPs) =>
+      this.record(nowPs),
     );
-    network.scheduler.schedule(binPs, this.kind, 0);
-  }
-
-  private sample(): void {
-    const scheduler = this.network.scheduler;
-    const now = scheduler.nowPs;
-    this.record(now);
-    scheduler.schedule(now + this.binPs, this.kind, 0);
   }
 
   /** Records the bin that ends at `nowPs` (also called once at the end of the run). */
