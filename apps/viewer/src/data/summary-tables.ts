@@ -1,71 +1,22 @@
+import type { Summary } from "@cclab/sim";
 import type { TableData } from "./types.js";
 
-interface Percentiles {
-  readonly p50?: number;
-  readonly p99?: number;
-  readonly max?: number;
-}
+/**
+ * `summary.json` as the viewer reads it (`Summary`, schema in @cclab/sim): any object field may
+ * be missing, since a folder may come from an older cclab; array elements keep their shape.
+ */
+type Tolerant<T> = T extends readonly unknown[]
+  ? T
+  : T extends object
+    ? { readonly [K in keyof T]?: Tolerant<T[K]> }
+    : T;
+export type SummaryJson = Tolerant<Summary>;
 
-/** The parts of `summary.json` (schema in @cclab/sim) the viewer shows. */
-export interface SummaryJson {
-  readonly scenario?: string;
-  readonly seed?: number;
-  readonly status?: string;
-  readonly simulatedUs?: number;
-  readonly windowUs?: { readonly from: number; readonly to: number };
-  readonly eventsProcessed?: number;
-  readonly totals?: {
-    readonly messages?: number;
-    readonly completedMessages?: number;
-    readonly offeredBytes?: number;
-    readonly deliveredBytes?: number;
-    readonly windowGbps?: number;
-    readonly dataDrops?: number;
-    readonly pauseFrames?: number;
-    readonly resumeFrames?: number;
-    readonly marks?: { readonly fecn?: number; readonly becn?: number; readonly ecnCe?: number };
-  };
-  readonly fct?: {
-    readonly completionUs?: Percentiles;
-    readonly slowdown?: Percentiles;
-    readonly lastCompletionUs?: number;
-  } | null;
-  readonly groups?: readonly {
-    readonly name: string;
-    readonly flows: number;
-    readonly meanGbps: number;
-    readonly minGbps: number;
-    readonly maxGbps: number;
-    readonly jainIndex: number;
-  }[];
-  readonly hosts?: readonly {
-    readonly name: string;
-    readonly sendGbps: number;
-    readonly receiveGbps: number;
-  }[];
-  readonly flows?: readonly {
-    readonly id: number;
-    readonly srcName: string;
-    readonly dstName: string;
-    readonly group?: string;
-    readonly windowGbps: number;
-    readonly messages: number;
-    readonly completedMessages: number;
-    readonly mctUs?: Percentiles | null;
-  }[];
-  readonly congestedPorts?: readonly {
-    readonly portName: string;
-    readonly peer: string;
-    readonly vl: number;
-    readonly meanInputBytes: number;
-    readonly maxInputBytes: number;
-    readonly blockedUs: number;
-  }[];
-}
-
-const r = (v: number | undefined, digits: number) =>
-  v === undefined ? "-" : Number(v.toFixed(digits));
-const fmt = (v: number | undefined, digits: number) => (v === undefined ? "-" : v.toFixed(digits));
+// A figure summary.json leaves null (Jain's index of no flow) or an older file lacks reads "-".
+const r = (v: number | null | undefined, digits: number) =>
+  v === undefined || v === null ? "-" : Number(v.toFixed(digits));
+const fmt = (v: number | null | undefined, digits: number) =>
+  v === undefined || v === null ? "-" : v.toFixed(digits);
 
 /** The first lines of `summary.txt` as label → value pairs. */
 export function summaryFacts(s: SummaryJson): [string, string][] {
