@@ -13,11 +13,7 @@ import {
   windowMeans,
 } from "../src/dcqcn.js";
 import { dcqcnKminReadings } from "../src/dcqcn-kmin.js";
-import { verdicts } from "./verdicts.js";
-
-// The uniform256 pair runs about 50 s alone on the 2-core VM and over 120 s beside the other
-// test files on a loaded machine: the same limit as the other reproduction tests.
-const TIMEOUT_MS = 300_000;
+import { TIMEOUT_MS, verdicts } from "./verdicts.js";
 
 /** Every incast finding's verdict at 50 ms (the finding's name up to its parenthesis). */
 const INCAST_VERDICTS = {

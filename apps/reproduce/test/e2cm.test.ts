@@ -6,9 +6,7 @@
  * of model that makes one hold, or breaks one, shows here.
  */
 import { describe, expect, it } from "vitest";
-import { verdicts } from "./verdicts.js";
-
-const TIMEOUT_MS = 300_000;
+import { TIMEOUT_MS, verdicts } from "./verdicts.js";
 
 describe("E2CM and BCN (IBM, IEEE 802.1au 2007)", () => {
   it(

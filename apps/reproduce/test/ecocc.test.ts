@@ -6,9 +6,8 @@
  * of model that makes one hold, or breaks one, shows here.
  */
 import { describe, expect, it } from "vitest";
-import { verdicts } from "./verdicts.js";
+import { TIMEOUT_MS, verdicts } from "./verdicts.js";
 
-const TIMEOUT_MS = 300_000;
 const C1 = "config #1 (64 nodes)";
 
 describe("Paper VI (EcoCC) and CCFIT", () => {

@@ -6,9 +6,7 @@
  * a stage oscillate by more than the ±15 % band.)
  */
 import { describe, expect, it } from "vitest";
-import { verdicts } from "./verdicts.js";
-
-const TIMEOUT_MS = 120_000;
+import { TIMEOUT_MS, verdicts } from "./verdicts.js";
 
 describe("Gran thesis, InfiniBand CC", () => {
   it(

@@ -6,9 +6,7 @@
  * scaled end window: a 40-sender tree of a 0.4 ms backlog, not the shipped one.)
  */
 import { describe, expect, it } from "vitest";
-import { verdicts } from "./verdicts.js";
-
-const TIMEOUT_MS = 300_000;
+import { TIMEOUT_MS, verdicts } from "./verdicts.js";
 
 describe("SRP paper, onsets", () => {
   it(

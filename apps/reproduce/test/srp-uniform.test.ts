@@ -8,9 +8,7 @@
  * here.
  */
 import { describe, expect, it } from "vitest";
-import { verdicts } from "./verdicts.js";
-
-const TIMEOUT_MS = 300_000;
+import { TIMEOUT_MS, verdicts } from "./verdicts.js";
 
 describe("SRP paper, uniform traffic", () => {
   it(

@@ -11,9 +11,7 @@
  * Fig. 7 and 14 are in srp-onset.test.ts, Fig. 8–11 in srp-uniform.test.ts.
  */
 import { describe, expect, it } from "vitest";
-import { verdicts } from "./verdicts.js";
-
-const TIMEOUT_MS = 300_000;
+import { TIMEOUT_MS, verdicts } from "./verdicts.js";
 
 describe("SRP paper", () => {
   it(

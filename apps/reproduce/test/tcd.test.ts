@@ -9,9 +9,7 @@
  * shows here.
  */
 import { describe, expect, it } from "vitest";
-import { verdicts } from "./verdicts.js";
-
-const TIMEOUT_MS = 120_000;
+import { TIMEOUT_MS, verdicts } from "./verdicts.js";
 
 describe("TCD paper", () => {
   it(

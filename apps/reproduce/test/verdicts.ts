@@ -2,6 +2,13 @@
 import type { Experiment } from "../src/experiment.js";
 import { EXPERIMENTS } from "../src/reproduce.js";
 
+/**
+ * The time limit of a reproduction test. Their runs take up to a few minutes beside the other
+ * test files on CI's two cores, and more on a loaded machine (DCQCN's uniform256 pair: 51 s
+ * alone, over 120 s once beside other jobs): one limit for all, well above their usual times.
+ */
+export const TIMEOUT_MS = 300_000;
+
 export function experimentById(id: string): Experiment {
   const e = EXPERIMENTS.find((x) => x.id === id);
   if (e === undefined) throw new Error(`no experiment ${id}`);
