@@ -45,6 +45,10 @@ export interface LineFigureOptions {
    * series' last value is drawn on to the range's end, so the last bin shows.
    */
   readonly xDomain?: readonly [number, number];
+  /** Ticks at exactly these x values (a few measured sizes rather than a continuum). */
+  readonly xTicks?: readonly number[];
+  /** A mark at each point as well as the line. */
+  readonly pointMarks?: boolean;
 }
 
 export const WIDTH = 640;
@@ -67,6 +71,7 @@ export function lineFigure(o: LineFigureOptions): Figure {
     field: "x",
     type: "quantitative",
     title: o.xTitle,
+    ...(o.xTicks === undefined ? {} : { axis: { values: [...o.xTicks], format: "," } }),
     scale:
       o.xScale === "log"
         ? { type: "log", nice: false }
@@ -82,6 +87,7 @@ export function lineFigure(o: LineFigureOptions): Figure {
       type: "line",
       strokeWidth: 1.6,
       ...(o.step === true ? { interpolate: "step-after" } : {}),
+      ...(o.pointMarks === true ? { point: true } : {}),
     },
     encoding: {
       x,
