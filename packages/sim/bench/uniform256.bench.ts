@@ -18,6 +18,7 @@ import { createHash } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
 import { type KindProfile, PROFILE_SAMPLE_EVERY } from "@cclab/core-des";
 import { kindProfileTable, type RunInfo, readScenarioFile, simulate } from "../src/index.js";
 
@@ -230,21 +231,20 @@ function record(file: string, reps: number, results: readonly Recorded[]): void 
   console.log(`recorded in ${file}`);
 }
 
-const args = process.argv.slice(2);
-if (args[0] === "--child") {
-  await child(args[1]!, args.includes("--profile"), args.includes("--memory"));
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: {
+    child: { type: "string" },
+    profile: { type: "boolean", default: false },
+    memory: { type: "boolean", default: false },
+    record: { type: "string" },
+  },
+});
+if (values.child !== undefined) {
+  await child(values.child, values.profile, values.memory);
 } else {
-  const reps = Number(args.find((a) => /^\d+$/.test(a)) ?? 3);
-  const profile = args.includes("--profile");
-  const recordAt = args.indexOf("--record");
-  const recordFile = recordAt >= 0 ? args[recordAt + 1] : undefined;
-  const names = args.filter(
-    (a, i) =>
-      !/^\d+$/.test(a) &&
-      a !== "--profile" &&
-      a !== "--record" &&
-      (recordAt < 0 || i !== recordAt + 1),
-  );
+  const reps = Number(positionals.find((a) => /^\d+$/.test(a)) ?? 3);
+  const names = positionals.filter((a) => !/^\d+$/.test(a));
   const unknown = names.filter((n) => WORKLOADS[n] === undefined);
   if (unknown.length > 0) {
     console.error(
@@ -254,8 +254,8 @@ if (args[0] === "--child") {
   } else {
     const results: Recorded[] = [];
     for (const name of names.length > 0 ? names : Object.keys(WORKLOADS)) {
-      results.push(bench(name, WORKLOADS[name]!, reps, profile));
+      results.push(bench(name, WORKLOADS[name]!, reps, values.profile));
     }
-    if (recordFile !== undefined) record(recordFile, reps, results);
+    if (values.record !== undefined) record(values.record, reps, results);
   }
 }
