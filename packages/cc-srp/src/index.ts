@@ -20,7 +20,7 @@ export { createSwitchPart, switchPartFactory } from "./switch-part.js";
 /** The whole scheme with resolved parameters: switch, destination and source parts. */
 export function srpCc(p: SrpParams): CcScheme {
   return {
-    specVersion: p.inOrder ? "^3.2.0" : "^3.1.0",
+    specVersion: p.dropCheck === "until-room" ? "^3.5.0" : p.inOrder ? "^3.2.0" : "^3.1.0",
     name: "srp",
     switchPart: switchPartFactory(p),
     receiverPart: receiverPartFactory(p),

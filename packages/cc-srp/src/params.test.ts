@@ -11,6 +11,7 @@ describe("SRP parameters", () => {
       controlPacketBytes: 8,
       fifoLanes: true,
       inOrder: false,
+      dropCheck: "at-head",
     });
     expect(DEFAULTS.ttwUs).toBe(1.3);
   });

@@ -13,7 +13,21 @@ export const DEFAULTS = {
   controlPacketBytes: 8,
   fifoLanes: true,
   inOrder: false,
+  dropCheck: "at-head",
 } as const;
+
+/**
+ * When a switch checks a speculative packet's TTW (seed 000_23e1115f082a0339.txt, line 70: on
+ * the timestamp "when the packet is at the head of the input buffer"; line 247: "when a packet
+ * arrives from the channel or when it reaches the head of an input queue"). `at-head`: each time
+ * the arbiter considers it at the head, on its queueing time so far (this switch included).
+ * `until-room`: as the authors' Booksim routers do, on arrival, on the queueing time of the
+ * switches before, and at the head only while it has no room past the crossbar (no output
+ * buffer space or credits); a head with room is committed to its output and is not dropped at
+ * this switch, though its wait for the crossbar still counts at the next one.
+ */
+export const DROP_CHECKS = ["at-head", "until-room"] as const;
+export type DropCheck = (typeof DROP_CHECKS)[number];
 
 /** What a scenario may write under `params` (units in the keys; all optional). */
 export const params = z
@@ -72,6 +86,12 @@ export const params = z
       .default(DEFAULTS.inOrder)
       .describe(
         "the in-order variant (lines 80–82): from t_s the source resends, on its own lane and ahead of the chunk's other packets, every speculative packet not yet ACKed or NACKed; the destination discards the copy that arrives second. Hosts only",
+      ),
+    dropCheck: z
+      .enum(DROP_CHECKS)
+      .default(DEFAULTS.dropCheck)
+      .describe(
+        "when a switch checks TTW (lines 70, 247): at-head, whenever the arbiter considers the head, on all its queueing time; until-room, on arrival (queueing at earlier switches) and at the head only while it has no room past the crossbar, as the authors' Booksim routers do. Switches only",
       ),
   })
   .refine((p) => p.nMinPackets <= p.nMaxPackets, {

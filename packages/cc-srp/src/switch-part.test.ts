@@ -47,10 +47,10 @@ describe("SRP switch part", () => {
     at(1000);
     part.onEnqueue!(p, 1); // the next switch (the store is shared: one part stands for both)
     at(1900);
-    expect(part.dropAtHead!(p, 1)).toBe(false); // 400 + 900 = 1300 ns: not more than TTW
+    expect(part.dropAtHead!(p, 1, false)).toBe(false); // 400 + 900 = 1300 ns: not more than TTW
     expect(sent).toEqual([]);
     at(1901);
-    expect(part.dropAtHead!(p, 1)).toBe(true);
+    expect(part.dropAtHead!(p, 1, false)).toBe(true);
     expect(sent).toHaveLength(1);
     const nack = sent[0]!;
     expect(packets.kind(nack)).toBe("nack");
@@ -92,13 +92,49 @@ describe("SRP switch part", () => {
     expect(off.part.createQueueSet!(queueContext(3, packets, scheduler))).toBeUndefined();
   });
 
+  it("at-head (the default) drops past TTW whether or not the head has room past the crossbar", () => {
+    const { part, at, speculative } = setup({ ttwUs: 1 });
+    const p = speculative();
+    part.onEnqueue!(p, 0);
+    at(1001);
+    expect(part.dropAtHead!(p, 0, true)).toBe(true);
+  });
+
+  it("until-room spares a head with room, drops one still waiting, and one that arrived past TTW", () => {
+    const waiting = setup({ ttwUs: 1, dropCheck: "until-room" });
+    const p = waiting.speculative();
+    waiting.part.onEnqueue!(p, 0);
+    waiting.at(1001);
+    expect(waiting.part.dropAtHead!(p, 0, true)).toBe(false); // committed to its output
+    expect(waiting.sent).toEqual([]);
+    expect(waiting.part.dropAtHead!(p, 0, false)).toBe(true); // no room: still waiting, expired
+    expect(waiting.part.counters!()).toEqual({ speculativeDropped: 1 });
+
+    const late = setup({ ttwUs: 1, dropCheck: "until-room" });
+    const q = late.speculative();
+    late.part.onEnqueue!(q, 0);
+    late.at(1001);
+    late.part.onDequeue!(q, 0); // waited 1001 ns for the crossbar at the first switch
+    late.at(1100);
+    late.part.onEnqueue!(q, 1);
+    expect(late.part.dropAtHead!(q, 1, true)).toBe(true); // checked as it arrives
+    expect(late.sent).toHaveLength(1);
+  });
+
+  it("rejects an unknown dropCheck, naming the allowed ones", () => {
+    const r = params.safeParse({ dropCheck: "never" });
+    expect(r.success).toBe(false);
+    expect(JSON.stringify(r.error?.issues)).toContain("at-head");
+    expect(JSON.stringify(r.error?.issues)).toContain("until-room");
+  });
+
   it("reads TTW in µs", () => {
     const { part, at, speculative } = setup({ ttwUs: 0.5 });
     const p = speculative();
     part.onEnqueue!(p, 0);
     at(500);
-    expect(part.dropAtHead!(p, 0)).toBe(false);
+    expect(part.dropAtHead!(p, 0, false)).toBe(false);
     at(501);
-    expect(part.dropAtHead!(p, 0)).toBe(true);
+    expect(part.dropAtHead!(p, 0, false)).toBe(true);
   });
 });

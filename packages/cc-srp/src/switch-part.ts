@@ -18,7 +18,9 @@ const NACK_KIND = NAMED_PACKET_KINDS.indexOf("nack");
  * summed over every switch so far exceeds TTW, it is dropped (the switch frees its buffer and
  * returns its credits) and a NACK goes back to its source on the reply lane (lines 78, 247–249).
  * The check runs each time the arbiter considers the head, which for the low-priority lane is
- * whenever no normal data packet may use the output (docs/model.md, "Lanes"). With `fifoLanes`
+ * whenever no normal data packet may use the output (docs/model.md, "Lanes"); with `dropCheck:
+ * until-room` a head that has room past the crossbar is not dropped, and one that arrived past
+ * TTW is, as in the authors' Booksim (packages/cc-srp/README.md, "When TTW is checked"). With `fifoLanes`
  * the part queues its three lanes in one FIFO per input port ({@link FifoQueueSet}), as the paper's
  * routers do; the data lanes keep the switch's queueing (VOQ in the paper).
  */
@@ -27,6 +29,7 @@ export function createSwitchPart(context: SwitchPartContext, p: SrpParams): Swit
   const replyVl = context.lanes[REPLY_LANE]!;
   const fifoVls = new Set([context.lanes[RESERVATION_LANE]!, replyVl, speculativeVl]);
   const ttwPs = usToPs(p.ttwUs);
+  const untilRoom = p.dropCheck === "until-room";
   const packets = context.packets;
   const scheduler = context.scheduler;
   // Columns are re-read through these objects: the store may grow them when it grows.
@@ -43,9 +46,13 @@ export function createSwitchPart(context: SwitchPartContext, p: SrpParams): Swit
       if (packets.vl[packet] !== speculativeVl) return;
       queued.values[packet]! += scheduler.nowPs - arrived.values[packet]!;
     },
-    dropAtHead(packet: PacketId): boolean {
+    dropAtHead(packet: PacketId, _inPort: number, hasRoom: boolean): boolean {
       const now = scheduler.nowPs;
-      if (queued.values[packet]! + (now - arrived.values[packet]!) <= ttwPs) return false;
+      const before = queued.values[packet]!;
+      const expired = untilRoom
+        ? before > ttwPs || (!hasRoom && before + (now - arrived.values[packet]!) > ttwPs)
+        : before + (now - arrived.values[packet]!) > ttwPs;
+      if (!expired) return false;
       const nack = packets.alloc();
       packets.kindCode[nack] = NACK_KIND;
       packets.sizeBytes[nack] = p.controlPacketBytes;
@@ -70,7 +77,7 @@ export function createSwitchPart(context: SwitchPartContext, p: SrpParams): Swit
 /** The switch part's factory, for a scheme. */
 export function switchPartFactory(p: SrpParams): SwitchPartFactory {
   return {
-    specVersion: "^3.1.0",
+    specVersion: p.dropCheck === "until-room" ? "^3.5.0" : "^3.1.0",
     name: "srp-switch",
     lanes: SRP_LANES,
     writes: [COLUMN.queuedPs, COLUMN.arrivedPs, COLUMN.dropped],

@@ -47,6 +47,7 @@ const caseArb = fc
       nMinPackets: fc.integer({ min: 1, max: 4 }),
       epsilon: fc.constantFrom(0, 0.05, 0.5),
       inOrder: fc.boolean(),
+      dropCheck: fc.constantFrom("at-head" as const, "until-room" as const),
     }),
     outputs: fc.constantFrom(
       { outputBufferBytes: 0, speedup: 1 },
@@ -83,8 +84,10 @@ describe("SRP on random credit fabrics", () => {
   // The runs must exercise drops, or the property says nothing about them.
   let runsWithDrops = 0;
   let runsWithCopies = 0;
+  let untilRoomRunsWithDrops = 0;
   afterAll(() => {
     expect(runsWithDrops).toBeGreaterThan(5);
+    expect(untilRoomRunsWithDrops).toBeGreaterThan(2);
     expect(runsWithCopies).toBeGreaterThan(3);
   });
 
@@ -143,6 +146,7 @@ describe("SRP on random credit fabrics", () => {
       const counters = net.ccCounters();
       const dropped = net.switches.reduce((s, sw) => s + sw.droppedPackets, 0);
       if (dropped > 0) runsWithDrops++;
+      if (dropped > 0 && c.srp.dropCheck === "until-room") untilRoomRunsWithDrops++;
       const copies = counters.copiesSent ?? 0;
       const covered = counters.nacksCoveredByCopy ?? 0;
       const discarded = net.hosts.reduce((s, h) => s + h.duplicatesDiscarded, 0);

@@ -379,7 +379,7 @@ export class Switch implements LinkReceiver, LinkSender, ArbitrationTarget {
     const dropper = droppers[vl];
     if (dropper === undefined) return packet;
     let dropped = false;
-    while (packet !== NO_PACKET && this.dropsAtHead(dropper, packet, input)) {
+    while (packet !== NO_PACKET && this.dropsAtHead(dropper, packet, input, out, vl)) {
       queues.dequeue(input, vl, out);
       this.arbiter.dequeued(input, out, vl);
       this.part?.onDequeue?.(packet, input);
@@ -398,10 +398,17 @@ export class Switch implements LinkReceiver, LinkSender, ArbitrationTarget {
     return packet;
   }
 
-  private dropsAtHead(dropper: SwitchPart, packet: PacketId, input: number): boolean {
+  private dropsAtHead(
+    dropper: SwitchPart,
+    packet: PacketId,
+    input: number,
+    out: number,
+    vl: number,
+  ): boolean {
+    const hasRoom = this.hasRoom(out, vl, this.packets.sizeBytes[packet]!);
     this.deciding = true;
     try {
-      return dropper.dropAtHead!(packet, input);
+      return dropper.dropAtHead!(packet, input, hasRoom);
     } finally {
       this.deciding = false;
     }

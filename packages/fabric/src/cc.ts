@@ -131,8 +131,11 @@ export interface SwitchPart extends CcObservable {
    * call, at the same time) so the source can resend it. The
    * packet id stays allocated: the scheme owns it from then on, and must have it resent (the
    * source's `resend`) or return it (`packets.free`), or the id is never reused.
+   * `hasRoom` (contract 3.5) tells whether the head has room past the crossbar now (space in
+   * its output buffer, or credits and no pause on the output link): a scheme that drops only
+   * packets still waiting for their output (as the SRP authors' routers do) reads it.
    */
-  dropAtHead?(packet: PacketId, inPort: number): boolean;
+  dropAtHead?(packet: PacketId, inPort: number, hasRoom: boolean): boolean;
   /**
    * A packet left its input queue at `inPort`: granted by the crossbar (it then starts on the
    * link, or crosses into the output buffer when the switch has them) or dropped at the head.

@@ -17,9 +17,10 @@ const cmp = (a: V, b: V) => a[0] - b[0] || a[1] - b[1] || a[2] - b[2];
 const holds = (v: V, range: string | number) => satisfiesSpecVersion(str(v), range);
 
 describe("the contract's versions", () => {
-  it("is 3.4.0 and still implements every earlier minor down to 2.0.0", () => {
-    expect(CONTRACT_VERSION).toBe("3.4.0");
+  it("is 3.5.0 and still implements every earlier minor down to 2.0.0", () => {
+    expect(CONTRACT_VERSION).toBe("3.5.0");
     expect(IMPLEMENTED_CONTRACT_VERSIONS).toEqual([
+      "3.5.0",
       "3.4.0",
       "3.3.0",
       "3.2.0",
@@ -165,25 +166,26 @@ describe("assertSpecVersion", () => {
   it("names the part, its range and what this fabric implements", () => {
     expect(() => assertSpecVersion('switch part "x"', { specVersion: "^4.0.0" })).toThrow(
       new TypeError(
-        'switch part "x" supports @cclab/fabric contract "^4.0.0"; this fabric implements 3.4.0 (and 3.3.0, 3.2.0, 3.1.0, 3.0.0, 2.0.0)',
+        'switch part "x" supports @cclab/fabric contract "^4.0.0"; this fabric implements 3.5.0 (and 3.4.0, 3.3.0, 3.2.0, 3.1.0, 3.0.0, 2.0.0)',
       ),
     );
     expect(() => assertSpecVersion('cc scheme "past"', { specVersion: 1 })).toThrow(
       new TypeError(
-        'cc scheme "past" supports @cclab/fabric contract specVersion 1 (^1.0.0); this fabric implements 3.4.0 (and 3.3.0, 3.2.0, 3.1.0, 3.0.0, 2.0.0)',
+        'cc scheme "past" supports @cclab/fabric contract specVersion 1 (^1.0.0); this fabric implements 3.5.0 (and 3.4.0, 3.3.0, 3.2.0, 3.1.0, 3.0.0, 2.0.0)',
       ),
     );
     // A minor version the fabric does not have yet is not there.
-    expect(() => assertSpecVersion("p", { specVersion: "^3.5.0" })).toThrow(/"\^3.5.0"/);
-    expect(() => assertSpecVersion("p", { specVersion: "^3.4.0" })).not.toThrow();
+    expect(() => assertSpecVersion("p", { specVersion: "^3.6.0" })).toThrow(/"\^3.6.0"/);
+    expect(() => assertSpecVersion("p", { specVersion: "^3.5.0" })).not.toThrow();
     // A part that pinned the previous minors keeps running.
+    expect(() => assertSpecVersion("p", { specVersion: "~3.4" })).not.toThrow();
     expect(() => assertSpecVersion("p", { specVersion: "~3.3" })).not.toThrow();
     expect(() => assertSpecVersion("p", { specVersion: "~3.2" })).not.toThrow();
   });
 
   it("says what a malformed range is and what to write instead", () => {
     expect(() => assertSpecVersion('cc scheme "x"', { specVersion: "banana" })).toThrow(
-      /^cc scheme "x" has specVersion "banana", which is not a version range: cannot read "banana" \(.*\); state a semver range such as "\^3\.4\.0" or a major version number such as 3$/,
+      /^cc scheme "x" has specVersion "banana", which is not a version range: cannot read "banana" \(.*\); state a semver range such as "\^3\.5\.0" or a major version number such as 3$/,
     );
     expect(() => assertSpecVersion("p", { specVersion: 2.5 })).toThrow(
       /specVersion 2.5, which is not a version range: 2.5 is not a major version/,

@@ -14,13 +14,15 @@
  *   3.1 added the host context's `mtuBytes` and `dataHeaderBytes`; 3.2 added `Packets.copy`
  *   and the receiver part's `discard`; 3.3 added the switch part's `sampleQueues` (per egress
  *   queue variables for a runner's series); 3.4 added the switch part factory's
- *   `queueValueLabels` (names of those variables' integer values, for the series' figures).
+ *   `queueValueLabels` (names of those variables' integer values, for the series' figures);
+ *   3.5 added the switch part's `dropAtHead` argument `hasRoom` (room past the crossbar now).
  */
-export const CONTRACT_VERSION = "3.4.0";
+export const CONTRACT_VERSION = "3.5.0";
 
 /** The contract versions this fabric implements, newest first: one per minor. */
 export const IMPLEMENTED_CONTRACT_VERSIONS: readonly string[] = Object.freeze([
   CONTRACT_VERSION,
+  "3.4.0",
   "3.3.0",
   "3.2.0",
   "3.1.0",

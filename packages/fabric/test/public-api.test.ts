@@ -2,7 +2,7 @@ import * as fabric from "@cclab/fabric";
 import { expect, it } from "vitest";
 
 it("resolves @cclab/fabric to its sources and exports the contract", () => {
-  expect(fabric.CONTRACT_VERSION).toBe("3.4.0");
+  expect(fabric.CONTRACT_VERSION).toBe("3.5.0");
   expect(Object.keys(fabric)).toEqual(
     expect.arrayContaining([
       "Ecn",

@@ -79,7 +79,7 @@ it("rejects a plugin written for another contract version", () => {
   expect(
     () => new Network(singleSwitch({ hosts: 2, rateGbps: 10, latencyNs: 10 }), { cc: scheme }),
   ).toThrow(
-    /specVersion 1 \(\^1\.0\.0\); this fabric implements 3\.4\.0 \(and 3\.3\.0, 3\.2\.0, 3\.1\.0, 3\.0\.0, 2\.0\.0\)/,
+    /specVersion 1 \(\^1\.0\.0\); this fabric implements 3\.5\.0 \(and 3\.4\.0, 3\.3\.0, 3\.2\.0, 3\.1\.0, 3\.0\.0, 2\.0\.0\)/,
   );
 });
 
@@ -95,6 +95,44 @@ it("adds the VLs a switch part asks for as control lanes", () => {
   });
   expect(net.switchConfig.vlCount).toBe(3);
   expect(net.switchConfig.controlVls).toEqual([2]);
+});
+
+it("tells dropAtHead whether the head has room past the crossbar (contract 3.5)", () => {
+  const seen: boolean[] = [];
+  let mismatches = 0;
+  const scheme: CcScheme = {
+    specVersion: "^3.5.0",
+    name: "room probe",
+    switchPart: {
+      specVersion: "^3.5.0",
+      name: "records hasRoom",
+      create: (sw) => ({
+        dropAtHead: (packet, _inPort, hasRoom) => {
+          const { packets } = sw;
+          const s = net.switches[0]!;
+          const room = s.hasRoom(
+            packets.outPort[packet]!,
+            packets.vl[packet]!,
+            packets.sizeBytes[packet]!,
+          );
+          if (room !== hasRoom) mismatches++;
+          seen.push(hasRoom);
+          return false;
+        },
+      }),
+    },
+  };
+  // An incast into two-packet output buffers: they fill, so heads are asked both with and without room.
+  const net = new Network(singleSwitch({ hosts: 3, rateGbps: 10, latencyNs: 10 }), {
+    cc: scheme,
+    switch: { outputBufferBytes: 4200, speedup: 2 },
+  });
+  for (const src of [0, 1]) net.addMessage(src, { dstHost: 2, bytes: 40_000, startPs: 0 });
+  net.run();
+  expect(mismatches).toBe(0);
+  expect(seen.filter((r) => r).length).toBeGreaterThan(0);
+  expect(seen.filter((r) => !r).length).toBeGreaterThan(0);
+  expect(net.hosts[2]!.completions).toHaveLength(2);
 });
 
 it("lets a switch part drop heads it may drop; the source resends and every message completes once", () => {

@@ -138,7 +138,7 @@ describe("contract versions", () => {
     [
       "a scheme for contract 4",
       () => toyScheme("^4.0.0", log()),
-      /^cc scheme "toy \^4\.0\.0" supports @cclab\/fabric contract "\^4\.0\.0"; this fabric implements 3\.4\.0 \(and 3\.3\.0, 3\.2\.0, 3\.1\.0, 3\.0\.0, 2\.0\.0\)$/,
+      /^cc scheme "toy \^4\.0\.0" supports @cclab\/fabric contract "\^4\.0\.0"; this fabric implements 3\.5\.0 \(and 3\.4\.0, 3\.3\.0, 3\.2\.0, 3\.1\.0, 3\.0\.0, 2\.0\.0\)$/,
     ],
     [
       "a version-3 scheme with a switch part for contract 4",
@@ -146,17 +146,17 @@ describe("contract versions", () => {
         ...toyScheme("^3.0.0", log()),
         switchPart: { specVersion: "^4.0.0", name: "next", create: () => ({}) },
       }),
-      /^switch part "next" supports @cclab\/fabric contract "\^4\.0\.0"; this fabric implements 3\.4\.0 \(and 3\.3\.0, 3\.2\.0, 3\.1\.0, 3\.0\.0, 2\.0\.0\)$/,
+      /^switch part "next" supports @cclab\/fabric contract "\^4\.0\.0"; this fabric implements 3\.5\.0 \(and 3\.4\.0, 3\.3\.0, 3\.2\.0, 3\.1\.0, 3\.0\.0, 2\.0\.0\)$/,
     ],
     [
       "a queueing part of major 4",
       () => ({ ...toyScheme(2, log()), queueingPart: fifo(4) }),
-      /^queueing part "toy fifo" supports @cclab\/fabric contract specVersion 4 \(\^4\.0\.0\); this fabric implements 3\.4\.0 \(and 3\.3\.0, 3\.2\.0, 3\.1\.0, 3\.0\.0, 2\.0\.0\)$/,
+      /^queueing part "toy fifo" supports @cclab\/fabric contract specVersion 4 \(\^4\.0\.0\); this fabric implements 3\.5\.0 \(and 3\.4\.0, 3\.3\.0, 3\.2\.0, 3\.1\.0, 3\.0\.0, 2\.0\.0\)$/,
     ],
     [
       "a range that is not one",
       () => toyScheme("banana", log()),
-      /^cc scheme "toy banana" has specVersion "banana", which is not a version range: cannot read "banana" \(.+\); state a semver range such as "\^3\.4\.0" or a major version number such as 3$/,
+      /^cc scheme "toy banana" has specVersion "banana", which is not a version range: cannot read "banana" \(.+\); state a semver range such as "\^3\.5\.0" or a major version number such as 3$/,
     ],
     [
       "a sender part whose range is malformed",

@@ -113,8 +113,8 @@ export class PacketTrace {
           const dropAtHead = part.dropAtHead;
           if (dropAtHead === undefined) return part;
           const device = context.switchIndex;
-          part.dropAtHead = (packet, inPort) => {
-            const dropped = dropAtHead.call(part, packet, inPort);
+          part.dropAtHead = (packet, inPort, hasRoom) => {
+            const dropped = dropAtHead.call(part, packet, inPort, hasRoom);
             if (dropped) this.record("drop", device, inPort, packet);
             return dropped;
           };

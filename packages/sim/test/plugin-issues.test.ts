@@ -74,7 +74,7 @@ describe("plugins exported by a module", () => {
     const issues = await loadPluginModules([file]);
     expect(issues.map((issue) => issue.path)).toEqual(Array(4).fill("plugins[0]"));
     expect(issues.map((issue) => issue.message)).toEqual([
-      `"${file}" exports "future": the plugin supports @cclab/fabric contract "^4.0.0"; this fabric implements 3.4.0 (and 3.3.0, 3.2.0, 3.1.0, 3.0.0, 2.0.0)`,
+      `"${file}" exports "future": the plugin supports @cclab/fabric contract "^4.0.0"; this fabric implements 3.5.0 (and 3.4.0, 3.3.0, 3.2.0, 3.1.0, 3.0.0, 2.0.0)`,
       expect.stringMatching(
         /^".*mixed\.mjs" exports "odd": the plugin has specVersion "banana", which is not a version range: cannot read "banana"/,
       ),
@@ -121,7 +121,7 @@ describe("registerCcPlugin", () => {
     );
     expect(() => registerCcPlugin(plugin({ specVersion: "^4" }))).toThrow(
       new TypeError(
-        'cannot register CC plugin "registered": the plugin supports @cclab/fabric contract "^4"; this fabric implements 3.4.0 (and 3.3.0, 3.2.0, 3.1.0, 3.0.0, 2.0.0)',
+        'cannot register CC plugin "registered": the plugin supports @cclab/fabric contract "^4"; this fabric implements 3.5.0 (and 3.4.0, 3.3.0, 3.2.0, 3.1.0, 3.0.0, 2.0.0)',
       ),
     );
     expect(ccPlugins().has("registered")).toBe(false);
@@ -132,7 +132,7 @@ describe("registerCcPlugin", () => {
 
 describe("the contract version of the scheme a plugin makes", () => {
   const later = (name: string) => ({ name, specVersion: "^9.0.0", create: () => ({}) });
-  const implemented = "this fabric implements 3.4.0 (and 3.3.0, 3.2.0, 3.1.0, 3.0.0, 2.0.0)";
+  const implemented = "this fabric implements 3.5.0 (and 3.4.0, 3.3.0, 3.2.0, 3.1.0, 3.0.0, 2.0.0)";
 
   it("is checked with the scenario, at the assignment that names the plugin", async () => {
     registerCcPlugin({
