@@ -4,6 +4,7 @@
  * drops against TTW and n_max (Fig. 12, 13).
  */
 import type { SimulationResult } from "@cclab/sim";
+import { meanChannelUtilisation } from "./channel-utilisation.js";
 import { type Experiment, type Finding, fmt, signedPct } from "./experiment.js";
 import { type Override, runScenario } from "./scenario-file.js";
 import {
@@ -313,10 +314,16 @@ interface UniformPoint {
   readonly drops: number;
   /** SRP's control and dropped bytes over the data bytes delivered (end to end). */
   readonly overhead: number;
+  /**
+   * Mean utilisation of every channel (switch outputs and host uplinks) in the window; NaN for
+   * a run without the `link-throughput` series.
+   */
+  readonly channels: number;
 }
 
 function uniformPoint(result: SimulationResult, load: number): UniformPoint {
   const s = result.summary;
+  const links = result.files.get("link-throughput.csv");
   const c = s.totals.ccCounters;
   const perHostUs = (n: number | undefined) => (n ?? 0) / (HOSTS * s.simulatedUs);
   const control =
@@ -332,6 +339,10 @@ function uniformPoint(result: SimulationResult, load: number): UniformPoint {
     drops: perHostUs(c.speculativeDropped),
     overhead:
       (control * 8 + (c.speculativeDropped ?? 0) * 256) / Math.max(1, s.totals.deliveredBytes),
+    channels:
+      links === undefined
+        ? Number.NaN
+        : meanChannelUtilisation(links, result.scenario.run.warmupUs, LINK_GBPS),
   };
 }
 
@@ -341,7 +352,7 @@ export const srpFig8To11: Experiment = {
   source: `${SEED}, lines 156–195 (Fig. 8–11)`,
   scenarios: ["srp/uniform.yaml", "srp/uniform-srp.yaml", "srp/uniform-ecn.yaml"],
   notes:
-    "Uniform random traffic of 4-packet messages (1024 B) from every host, Poisson arrivals, 1 ms with the first 0.2 ms not measured, at each load. Latency is the mean total packet latency (source queueing included), as Fig. 8. Saturation throughput is the payload accepted with every host offered its full link rate (load 100 %). SRP's overhead here is end to end: its control packets (8 bytes each: reservations, grants, ACKs, NACKs) and the dropped speculative packets (256 bytes each, counted once) over the data delivered; the paper's Fig. 10 counts channel utilization over every hop, which we do not record. Fig. 9's other message sizes are in srp-fig9.",
+    "Uniform random traffic of 4-packet messages (1024 B) from every host, Poisson arrivals, 1 ms with the first 0.2 ms not measured, at each load. Latency is the mean total packet latency (source queueing included), as Fig. 8. Saturation throughput is the payload accepted with every host offered its full link rate (load 100 %). Channel utilization, as the paper's Fig. 10, is the mean over every channel (each switch output and host uplink) and every 20 µs bin of the window of the bytes it sent (all packets, control and dropped ones included, on every hop they crossed) over its capacity, from the runs' link-throughput series; SRP's overhead is its utilization less the baseline's at the same offered load. The end-to-end overhead beside it counts SRP's control packets (8 bytes each: reservations, grants, ACKs, NACKs) and the dropped speculative packets (256 bytes each, once) over the data delivered. Fig. 9's other message sizes are in srp-fig9.",
   async run({ scale, quick }) {
     const loads = quick ? [0.3, 0.6, 0.85] : [0.1, 0.3, 0.5, 0.6, 0.7, 0.8, 0.85, 0.9];
     const points = { none: [] as UniformPoint[], srp: [] as UniformPoint[] };
@@ -349,6 +360,7 @@ export const srpFig8To11: Experiment = {
       for (const load of loads) {
         const { result } = await runScenario(file("uniform", scheme), scale, [
           ["traffic.0.loadFraction", load],
+          ["metrics.series", ["host-throughput", "link-throughput"]],
         ]);
         points[scheme].push(uniformPoint(result, load));
       }
@@ -372,6 +384,12 @@ export const srpFig8To11: Experiment = {
     const spec = points.srp.map((p) => p.speculative);
     const specPeakAt = loads[spec.indexOf(Math.max(...spec))]!;
     const maxOverhead = Math.max(...points.srp.map((p) => p.overhead));
+    // Fig. 10: the channel utilisation SRP adds to the baseline's at the same offered load.
+    const extra = loads.map((load, i) => ({
+      load,
+      points: points.srp[i]!.channels - points.none[i]!.channels,
+    }));
+    const extraPeak = extra.reduce((a, b) => (b.points > a.points ? b : a));
     const satSrpBase = saturation.srp / saturation.none - 1;
     const satSrpEcn = saturation.srp / saturation.ecn - 1;
     const findings: Finding[] = [
@@ -400,12 +418,12 @@ export const srpFig8To11: Experiment = {
         tolerance: "0 to +6 %",
       },
       {
-        what: "Fig. 10: SRP's bandwidth overhead (end to end, see notes)",
-        paper: "below 2.5 % (channel utilization)",
-        ours: `at most ${fmt(maxOverhead * 100, 1)} %`,
-        deviation: "",
-        holds: maxOverhead < 0.025,
-        tolerance: "below 2.5 %",
+        what: "Fig. 10: SRP's channel utilization above the baseline's, at its peak",
+        paper: "below 2.5 % of the bandwidth, peaking after 70 % load (line 187)",
+        ours: `+${fmt(extraPeak.points * 100, 1)} points at ${fmt(extraPeak.load * 100, 0)} % load (end to end, control and dropped bytes over data delivered: at most ${fmt(maxOverhead * 100, 1)} %)`,
+        deviation: `${signedPct(extraPeak.points - 0.025)} points`,
+        holds: extraPeak.points < 0.025,
+        tolerance: "below 2.5 points",
       },
       {
         what: "Fig. 11: speculative injection peaks at mid load and falls above it",
@@ -417,12 +435,12 @@ export const srpFig8To11: Experiment = {
       },
     ];
     const table = [
-      "| load | latency no CC | latency SRP | accepted no CC | accepted SRP | speculative injected | dropped | SRP overhead |",
-      "|---|---|---|---|---|---|---|---|",
+      "| load | latency no CC | latency SRP | accepted no CC | accepted SRP | speculative injected | dropped | channel utilization no CC | SRP | SRP overhead, end to end |",
+      "|---|---|---|---|---|---|---|---|---|---|",
       ...loads.map((load, i) => {
         const b = points.none[i]!;
         const r = points.srp[i]!;
-        return `| ${fmt(load * 100, 0)} % | ${fmt(b.latencyNs / 1000, 2)} µs | ${fmt(r.latencyNs / 1000, 2)} µs | ${fmt(b.accepted * 100, 1)} % | ${fmt(r.accepted * 100, 1)} % | ${fmt(r.speculative * 1000, 0)} /host/ms | ${fmt(r.drops * 1000, 0)} /host/ms | ${fmt(r.overhead * 100, 1)} % |`;
+        return `| ${fmt(load * 100, 0)} % | ${fmt(b.latencyNs / 1000, 2)} µs | ${fmt(r.latencyNs / 1000, 2)} µs | ${fmt(b.accepted * 100, 1)} % | ${fmt(r.accepted * 100, 1)} % | ${fmt(r.speculative * 1000, 0)} /host/ms | ${fmt(r.drops * 1000, 0)} /host/ms | ${fmt(b.channels * 100, 2)} % | ${fmt(r.channels * 100, 2)} % | ${fmt(r.overhead * 100, 1)} % |`;
       }),
     ].join("\n");
     const sat = [

@@ -19,7 +19,7 @@ describe("SRP paper, uniform traffic", () => {
         // Holds at the shipped length (see above).
         "Fig. 9: saturation throughput with SRP against the baseline, 4-packet messages": false,
         "Fig. 9: saturation throughput with SRP against ECN, 4-packet messages": true,
-        "Fig. 10: SRP's bandwidth overhead (end to end, see notes)": false,
+        "Fig. 10: SRP's channel utilization above the baseline's, at its peak": false,
         "Fig. 11: speculative injection peaks at mid load and falls above it": true,
       });
     },
