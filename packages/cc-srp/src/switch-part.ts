@@ -20,9 +20,9 @@ const NACK_KIND = NAMED_PACKET_KINDS.indexOf("nack");
  * The check runs each time the arbiter considers the head, which for the low-priority lane is
  * whenever no normal data packet may use the output (docs/model.md, "Lanes"); with `dropCheck:
  * until-room` a head that has room past the crossbar is not dropped, and one that arrived past
- * TTW is, as in the authors' Booksim (packages/cc-srp/README.md, "When TTW is checked"). With `fifoLanes`
- * the part queues its three lanes in one FIFO per input port ({@link FifoQueueSet}), as the paper's
- * routers do; the data lanes keep the switch's queueing (VOQ in the paper).
+ * TTW is, as in the authors' Booksim (packages/cc-srp/README.md, "When TTW is checked"). With
+ * `fifoLanes` the part queues its three lanes in one FIFO per input port ({@link FifoQueueSet}),
+ * as the paper's routers do; the data lanes keep the switch's queueing (VOQ in the paper).
  */
 export function createSwitchPart(context: SwitchPartContext, p: SrpParams): SwitchPart {
   const speculativeVl = context.lanes[SPECULATIVE_LANE]!;
