@@ -23,8 +23,8 @@ export const DEFAULTS = {
  * the arbiter considers it at the head, on its queueing time so far (this switch included).
  * `until-room`: as the authors' Booksim routers do, on arrival, on the queueing time of the
  * switches before, and at the head only while it has no room past the crossbar (no output
- * buffer space or credits); a head with room is committed to its output and is not dropped at
- * this switch, though its wait for the crossbar still counts at the next one.
+ * buffer space or credits); a head with room is spared, though its wait for the crossbar still
+ * counts at the next switch.
  */
 export const DROP_CHECKS = ["at-head", "until-room"] as const;
 export type DropCheck = (typeof DROP_CHECKS)[number];
