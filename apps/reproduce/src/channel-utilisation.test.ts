@@ -19,6 +19,6 @@ describe("meanChannelUtilisation", () => {
 
   it("refuses a window with no bins and a file without the columns", () => {
     expect(() => meanChannelUtilisation(CSV, 60, 10)).toThrow(/no bin from 60/);
-    expect(() => meanChannelUtilisation("a,b\n1,2", 0, 10)).toThrow(/no column bin_start_us/);
+    expect(() => meanChannelUtilisation("a,b\n1,2", 0, 10)).toThrow(/no column "bin_start_us"/);
   });
 });

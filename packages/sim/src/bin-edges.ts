@@ -19,3 +19,29 @@ export function atEveryBinEdge(
   });
   scheduler.schedule(binPs, kind, 0);
 }
+
+/**
+ * A sampler's rows summed per key and bin: `rows` holds records of `stride` numbers, each
+ * `[binStartPs, …, value]` (the value last), and `keyOf(i)` gives the key of the record at
+ * offset `i`. Each key that has a record gets an array of `bins` totals, for a CSV that lists
+ * every bin of it, zeros included.
+ */
+export function totalsPerBin(
+  rows: readonly number[],
+  stride: number,
+  binPs: TimePs,
+  bins: number,
+  keyOf: (offset: number) => number,
+): Map<number, Float64Array> {
+  const totals = new Map<number, Float64Array>();
+  for (let i = 0; i < rows.length; i += stride) {
+    const key = keyOf(i);
+    let perBin = totals.get(key);
+    if (perBin === undefined) {
+      perBin = new Float64Array(bins);
+      totals.set(key, perBin);
+    }
+    perBin[Math.floor(rows[i]! / binPs)]! += rows[i + stride - 1]!;
+  }
+  return totals;
+}

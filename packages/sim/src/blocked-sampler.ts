@@ -1,7 +1,7 @@
 import type { TimePs } from "@cclab/core-des";
 import type { PortFlowState } from "@cclab/fabric";
 import type { Network } from "@cclab/network";
-import { atEveryBinEdge } from "./bin-edges.js";
+import { atEveryBinEdge, totalsPerBin } from "./bin-edges.js";
 import type { PortEntry, PortMap } from "./port-map.js";
 
 interface Watched {
@@ -76,16 +76,8 @@ export class BlockedSampler {
   csv(endPs: TimePs, names: PortMap): string {
     const v = this.vlCount;
     const bins = Math.ceil(endPs / this.binPs);
-    const blocked = new Map<number, Float64Array>();
-    for (let i = 0; i < this.rows.length; i += 4) {
-      const key = this.rows[i + 1]! * v + this.rows[i + 2]!;
-      let perBin = blocked.get(key);
-      if (perBin === undefined) {
-        perBin = new Float64Array(bins);
-        blocked.set(key, perBin);
-      }
-      perBin[Math.floor(this.rows[i]! / this.binPs)]! += this.rows[i + 3]!;
-    }
+    const rows = this.rows;
+    const blocked = totalsPerBin(rows, 4, this.binPs, bins, (i) => rows[i + 1]! * v + rows[i + 2]!);
     const keys = [...blocked.keys()].sort((a, b) => a - b);
     const lines = ["bin_start_us,device,port,vl,blocked_fraction,port_name,peer"];
     for (let bin = 0; bin < bins; bin++) {

@@ -1,6 +1,6 @@
 import type { TimePs } from "@cclab/core-des";
 import type { Network } from "@cclab/network";
-import { atEveryBinEdge } from "./bin-edges.js";
+import { atEveryBinEdge, totalsPerBin } from "./bin-edges.js";
 import type { PortEntry, PortMap } from "./port-map.js";
 
 interface Watched {
@@ -83,16 +83,8 @@ export class LinkThroughputSampler {
    */
   csv(endPs: TimePs, names: PortMap): string {
     const bins = Math.ceil(endPs / this.binPs);
-    const sent = new Map<number, Float64Array>();
-    for (let i = 0; i < this.rows.length; i += 3) {
-      const p = this.rows[i + 1]!;
-      let perBin = sent.get(p);
-      if (perBin === undefined) {
-        perBin = new Float64Array(bins);
-        sent.set(p, perBin);
-      }
-      perBin[Math.floor(this.rows[i]! / this.binPs)]! += this.rows[i + 2]!;
-    }
+    const rows = this.rows;
+    const sent = totalsPerBin(rows, 3, this.binPs, bins, (i) => rows[i + 1]!);
     const order = [...sent.keys()].sort((a, b) => a - b);
     const entries = order.map((p) => ({ watched: this.ports[p]!, ...this.ports[p]!.entry(names) }));
     const lines = ["bin_start_us,device,port,gbps,port_name,peer"];
