@@ -1,0 +1,69 @@
+/**
+ * How long a network takes to recover from a transient (the SRP paper's Fig. 7, seed
+ * 000_23e1115f082a0339.txt lines 146–150: ECN's "latency and throughput ... recover to
+ * pre-transition levels" over about a millisecond): when the delivered throughput is back, and
+ * from which start time messages are again as fast as before.
+ */
+
+/** A completed message: when it started and how long it took, µs. */
+export interface TimedMessage {
+  readonly startUs: number;
+  readonly fctUs: number;
+}
+
+/**
+ * The time after `onsetUs` at which a throughput series (Gb/s per bin start, µs) is back at
+ * `fraction` of `level` after first falling below it, judged on means over `spanUs` from each
+ * bin; `undefined` when it never falls below, `Infinity` when it has not come back by the last
+ * bin.
+ */
+export function throughputBackAfterUs(
+  bins: ReadonlyMap<number, number>,
+  onsetUs: number,
+  level: number,
+  fraction: number,
+  spanUs: number,
+): number | undefined {
+  const series = [...bins].filter(([at]) => at >= onsetUs).sort((a, b) => a[0] - b[0]);
+  const meanFrom = (i: number) => {
+    const end = series[i]![0] + spanUs;
+    const window = series.slice(i).filter(([at]) => at < end);
+    return window.reduce((sum, [, v]) => sum + v, 0) / window.length;
+  };
+  const threshold = fraction * level;
+  const dip = series.findIndex((_, i) => meanFrom(i) < threshold);
+  if (dip < 0) return undefined;
+  for (let i = dip + 1; i < series.length; i++) {
+    if (meanFrom(i) >= threshold) return series[i]![0] - onsetUs;
+  }
+  return Number.POSITIVE_INFINITY;
+}
+
+/**
+ * The start of the first window of `windowUs` after `onsetUs` from which the messages started
+ * in every window up to `lastStartUs` take on average at most `factor` × `beforeUs`; the time
+ * is given after the onset. `Infinity` when even the last whole window is slower.
+ */
+export function latencyBackAfterUs(
+  messages: readonly TimedMessage[],
+  onsetUs: number,
+  beforeUs: number,
+  factor: number,
+  windowUs: number,
+  lastStartUs: number,
+): number {
+  const windows = Math.floor((lastStartUs - onsetUs) / windowUs);
+  const fast: boolean[] = [];
+  for (let w = 0; w < windows; w++) {
+    const from = onsetUs + w * windowUs;
+    const fcts = messages
+      .filter((m) => m.startUs >= from && m.startUs < from + windowUs)
+      .map((m) => m.fctUs);
+    fast.push(
+      fcts.length > 0 && fcts.reduce((a, b) => a + b, 0) / fcts.length <= factor * beforeUs,
+    );
+  }
+  let first = windows;
+  while (first > 0 && fast[first - 1]) first--;
+  return first === windows ? Number.POSITIVE_INFINITY : first * windowUs;
+}
