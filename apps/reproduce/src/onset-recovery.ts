@@ -27,8 +27,10 @@ export function throughputBackAfterUs(
   const series = [...bins].filter(([at]) => at >= onsetUs).sort((a, b) => a[0] - b[0]);
   const meanFrom = (i: number) => {
     const end = series[i]![0] + spanUs;
-    const window = series.slice(i).filter(([at]) => at < end);
-    return window.reduce((sum, [, v]) => sum + v, 0) / window.length;
+    let sum = 0;
+    let n = 0;
+    for (let j = i; j < series.length && series[j]![0] < end; j++, n++) sum += series[j]![1];
+    return sum / n;
   };
   const threshold = fraction * level;
   const dip = series.findIndex((_, i) => meanFrom(i) < threshold);
@@ -53,17 +55,17 @@ export function latencyBackAfterUs(
   lastStartUs: number,
 ): number {
   const windows = Math.floor((lastStartUs - onsetUs) / windowUs);
-  const fast: boolean[] = [];
-  for (let w = 0; w < windows; w++) {
-    const from = onsetUs + w * windowUs;
-    const fcts = messages
-      .filter((m) => m.startUs >= from && m.startUs < from + windowUs)
-      .map((m) => m.fctUs);
-    fast.push(
-      fcts.length > 0 && fcts.reduce((a, b) => a + b, 0) / fcts.length <= factor * beforeUs,
-    );
+  const sums = new Float64Array(windows);
+  const counts = new Float64Array(windows);
+  for (const m of messages) {
+    const w = Math.floor((m.startUs - onsetUs) / windowUs);
+    if (w < 0 || w >= windows) continue;
+    sums[w]! += m.fctUs;
+    counts[w]!++;
   }
+  // Empty windows count as slow: nothing started there shows the network is fast again.
+  const fast = (w: number) => counts[w]! > 0 && sums[w]! / counts[w]! <= factor * beforeUs;
   let first = windows;
-  while (first > 0 && fast[first - 1]) first--;
+  while (first > 0 && fast(first - 1)) first--;
   return first === windows ? Number.POSITIVE_INFINITY : first * windowUs;
 }

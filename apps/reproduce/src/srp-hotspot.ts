@@ -3,6 +3,7 @@
  * (Fig. 4), the 40:1 hot-spot on the 256-node fat tree (Fig. 5), beside background traffic
  * (Fig. 6), its onset (Fig. 7), and an impulse of reservations (Fig. 14).
  */
+import { column, parseTable } from "@cclab/plot";
 import type { SimulationResult } from "@cclab/sim";
 import { type Experiment, type Finding, fmt, signedPct } from "./experiment.js";
 import { latencyBackAfterUs, throughputBackAfterUs } from "./onset-recovery.js";
@@ -320,24 +321,38 @@ export const srpFig6: Experiment = {
 
 // --- Fig. 7 and 14: transients ------------------------------------------------------------------
 
-/**
- * Payload delivered per bin, Gb/s, summed over the receiving hosts and groups `keep` accepts
- * (every host when `host` is left out).
- */
+/** One row of host-throughput.csv: payload a host received in a bin, by traffic group. */
+interface HostBin {
+  readonly atUs: number;
+  readonly host: string;
+  readonly group: string;
+  readonly gbps: number;
+}
+
+/** A run's host-throughput.csv, read once. */
+function hostBins(result: SimulationResult): HostBin[] {
+  const name = "host-throughput.csv";
+  const csv = result.files.get(name);
+  if (csv === undefined) throw new Error(`${result.scenario.name}: no ${name}`);
+  const table = parseTable(csv, name);
+  const [at, host, group, gbps] = ["bin_start_us", "host", "group", "gbps"].map((c) =>
+    column(table, c, name),
+  ) as [number, number, number, number];
+  return table.rows.map((r) => ({
+    atUs: Number(r[at]),
+    host: r[host]!,
+    group: r[group]!,
+    gbps: Number(r[gbps]),
+  }));
+}
+
+/** Payload delivered per bin, Gb/s, summed over the rows `keep` accepts. */
 function deliveredByBin(
-  result: SimulationResult,
-  keep: (group: string) => boolean,
-  host?: string,
+  rows: readonly HostBin[],
+  keep: (row: HostBin) => boolean,
 ): Map<number, number> {
-  const csv = result.files.get("host-throughput.csv");
-  if (csv === undefined) throw new Error(`${result.scenario.name}: no host-throughput.csv`);
   const bins = new Map<number, number>();
-  for (const line of csv.trim().split("\n").slice(1)) {
-    const [start, receiver, group, gbps] = line.split(",");
-    if (!keep(group!) || (host !== undefined && receiver !== host)) continue;
-    const at = Number(start);
-    bins.set(at, (bins.get(at) ?? 0) + Number(gbps));
-  }
+  for (const r of rows) if (keep(r)) bins.set(r.atUs, (bins.get(r.atUs) ?? 0) + r.gbps);
   return bins;
 }
 
@@ -354,19 +369,20 @@ interface MessageRow {
 }
 
 function messageRows(result: SimulationResult): MessageRow[] {
-  const csv = result.files.get("messages.csv");
-  if (csv === undefined) throw new Error(`${result.scenario.name}: no messages.csv`);
-  const lines = csv.trim().split("\n");
-  const header = lines[0]!.split(",");
-  const [dst, start, fct] = ["dst", "start_us", "fct_us"].map((c) => header.indexOf(c)) as [
+  const name = "messages.csv";
+  const csv = result.files.get(name);
+  if (csv === undefined) throw new Error(`${result.scenario.name}: no ${name}`);
+  const table = parseTable(csv, name);
+  const [dst, start, fct] = ["dst", "start_us", "fct_us"].map((c) => column(table, c, name)) as [
     number,
     number,
     number,
   ];
-  return lines.slice(1).map((line) => {
-    const cells = line.split(",");
-    return { dst: cells[dst]!, startUs: Number(cells[start]), fctUs: Number(cells[fct]) };
-  });
+  return table.rows.map((r) => ({
+    dst: r[dst]!,
+    startUs: Number(r[start]),
+    fctUs: Number(r[fct]),
+  }));
 }
 
 /** What Fig. 7 measures of one onset run: the uniform traffic's latency and throughput. */
@@ -428,21 +444,20 @@ function onsetFigures(result: SimulationResult, scale: number): OnsetFigures {
   const end = result.summary.simulatedUs;
   const fct = (from: number, to: number) =>
     mean(uniform.filter((r) => r.startUs >= from && r.startUs < to).map((r) => r.fctUs));
-  const gbps = deliveredByBin(result, (g) => g !== "hot");
+  const delivered = hostBins(result);
+  const gbps = deliveredByBin(delivered, (r) => r.group !== "hot");
   const [w500, w200, w800, w100] = [500 * scale, 200 * scale, 800 * scale, 100 * scale];
   const before = fct(onsetUs - w500, onsetUs);
   const gbpsBefore = meanOver(gbps, onsetUs - w500, onsetUs) / HOSTS;
-  const perSender = new Map(
-    [...gbps].filter(([at]) => at >= onsetUs).map(([at, v]) => [at, v / (HOSTS - HOT_SENDERS)]),
-  );
+  const perSender = new Map([...gbps].map(([at, v]) => [at, v / (HOSTS - HOT_SENDERS)]));
   const throughputBackUs = throughputBackAfterUs(perSender, onsetUs, gbpsBefore, 0.9, 50 * scale);
   // The hot-spot's link while the uniform traffic is down (or over the first 200 µs).
   const dipEnd =
     throughputBackUs === undefined || !Number.isFinite(throughputBackUs)
       ? onsetUs + w200
       : onsetUs + throughputBackUs;
-  const hotspotAll = deliveredByBin(result, () => true, hot);
-  const hotspotHot = deliveredByBin(result, (g) => g === "hot", hot);
+  const hotspotAll = deliveredByBin(delivered, (r) => r.host === hot);
+  const hotspotHot = deliveredByBin(delivered, (r) => r.host === hot && r.group === "hot");
   return {
     before,
     after: fct(onsetUs, onsetUs + w200),
@@ -550,7 +565,7 @@ export const srpFig14: Experiment = {
       scale,
       onsetAt(scale, ["traffic.1.atNs"]),
     );
-    const bins = deliveredByBin(result, (g) => g === "uniform");
+    const bins = deliveredByBin(hostBins(result), (r) => r.group === "uniform");
     // The impulse moves with the run's scale; the recovery it is judged on (µs) does not.
     const onsetUs = ONSET_US * scale;
     const base = meanOver(bins, onsetUs - 500 * scale, onsetUs);
