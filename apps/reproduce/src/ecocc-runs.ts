@@ -113,6 +113,20 @@ export interface SchemeRun {
 /** Congestion trees of each pattern (Table 2; Paper V's case #4 runs the same counts). */
 export const TREES: Record<Pattern, number> = { 1: 1, 2: 4, 3: 6 };
 
+/** Messages a hot source keeps queued when it stops generating at 2 ms (Paper V's scenarios). */
+export const HOT_QUEUE_LIMIT_MESSAGES = 4;
+
+/**
+ * Overrides that make the hot sources of pattern `p` stop generating at 2 ms, as Paper V's case #4
+ * says its sources "stop injecting" (L2059): each keeps at most a few messages queued and what it
+ * could not queue by then is never sent. The shipped Paper VI scenarios keep the backlog instead.
+ */
+export const hotSourcesStop = (p: Pattern): Override[] =>
+  Array.from(
+    { length: TREES[p] },
+    (_, i): Override => [`traffic.${i + 1}.queueLimitMessages`, HOT_QUEUE_LIMIT_MESSAGES],
+  );
+
 /**
  * Runs `scheme` on pattern `p` of configuration `c` (`file`: the shipped scenario, by default
  * Paper VI's of that pattern and configuration), every time scaled by `scale`, with `extra`
