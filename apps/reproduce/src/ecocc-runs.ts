@@ -5,6 +5,7 @@
  * throughput normalised to the fabric's capacity over time, and, for the isolation schemes, the
  * input ports with no free hot queue (S9.1, L2583–2593).
  */
+import type { SimulationResult } from "@cclab/sim";
 import { fmt } from "./experiment.js";
 import { resultTable } from "./result-table.js";
 import { type Override, runScenario } from "./scenario-file.js";
@@ -106,6 +107,12 @@ export interface SchemeRun {
   /** Mean and peak of that count over the trees' window. */
   readonly outMean?: number;
   readonly outPeak?: number;
+  /**
+   * Of that mean, the inputs that face a host, split by the host's traffic: a hot source, or a
+   * uniform source (every host not a hot source).
+   */
+  readonly outAtHotHosts?: number;
+  readonly outAtUniformHosts?: number;
   /** The run's counters (summary.json's cc counters). */
   readonly counters: Readonly<Record<string, number>>;
 }
@@ -180,18 +187,53 @@ export async function runScheme(
     counters,
   };
   if (!result.files.has("cc-queues.csv")) return base;
+  const hostOf = hostFacingInputs(result);
+  const hotSenders = new Set(
+    result.scenario.traffic.flatMap((t) =>
+      t.pattern === "hotspot" ? ((t as { senders?: readonly number[] }).senders ?? []) : [],
+    ),
+  );
   const q = resultTable(result, "cc-queues.csv");
   const out = new Map<number, number>();
+  const windowBins = new Set<number>();
+  let atHot = 0;
+  let atUniform = 0;
   for (const r of q.rows) {
     if (r[q.col("variable")] !== "freeHotQueues") continue;
     const at = Number(r[q.col("time_us")]);
-    out.set(at, (out.get(at) ?? 0) + (Number(r[q.col("value")]) === 0 ? 1 : 0));
+    const none = Number(r[q.col("value")]) === 0;
+    out.set(at, (out.get(at) ?? 0) + (none ? 1 : 0));
+    if (!inTrees(at)) continue;
+    windowBins.add(at);
+    const host = hostOf.get(r[q.col("port_name")]!);
+    if (!none || host === undefined) continue;
+    if (hotSenders.has(host)) atHot++;
+    else atUniform++;
   }
   const outOfHotQueues = [...out]
     .sort((a, b) => a[0] - b[0])
     .map(([atUs, ports]) => ({ atUs, ports }));
   const window = outOfHotQueues.filter((s) => inTrees(s.atUs)).map((s) => s.ports);
-  return { ...base, outOfHotQueues, outMean: mean(window), outPeak: Math.max(0, ...window) };
+  const bins = Math.max(1, windowBins.size);
+  return {
+    ...base,
+    outOfHotQueues,
+    outMean: mean(window),
+    outPeak: Math.max(0, ...window),
+    outAtHotHosts: atHot / bins,
+    outAtUniformHosts: atUniform / bins,
+  };
+}
+
+/** Switch inputs that face a host (ports.csv's peer `H<index>`), by port name, to the host. */
+function hostFacingInputs(result: SimulationResult): Map<string, number> {
+  const p = resultTable(result, "ports.csv");
+  const hosts = new Map<string, number>();
+  for (const r of p.rows) {
+    const peer = r[p.col("peer")]!;
+    if (/^H\d+$/.test(peer)) hosts.set(r[p.col("port_name")]!, Number(peer.slice(1)));
+  }
+  return hosts;
 }
 
 function degradedUs(
