@@ -7,7 +7,7 @@ import type { Figure } from "@cclab/plot";
 import { lineFigure } from "@cclab/plot";
 import type { SimulationResult } from "@cclab/sim";
 import { type Experiment, type Finding, fmt, mdTable } from "./experiment.js";
-import { runScenario } from "./scenario-file.js";
+import { type Override, runScenario } from "./scenario-file.js";
 import { jain, parseFlowThroughput } from "./throughput.js";
 
 const SOURCE = "seed 002_fea465e6cd934ce6.txt";
@@ -18,8 +18,11 @@ const VICTIM = "H22";
 const isLocal = (src: number) => src <= 9;
 const isRemote = (src: number) => src >= 12 && src <= 21;
 
-const run = async (name: string, scale: number) =>
-  (await runScenario(`santos/${name}.yaml`, scale)).result;
+const run = async (name: string, scale: number, overrides: readonly Override[] = []) =>
+  (await runScenario(`santos/${name}.yaml`, scale, overrides)).result;
+
+/** The other reading of input-triggered roots: every output of the full buffer's packets. */
+const ROOTS_ALL: readonly Override[] = [["cc.switch.params.roots", "all"]];
 
 /** What the congestion-spreading runs are judged by, over the run's measured window. */
 interface Shares {
@@ -98,7 +101,7 @@ const spreading: Experiment = {
     ...MARKINGS.map((m) => `santos/${m.file}.yaml`),
   ],
   notes:
-    "10 local and 10 remote greedy flows to the root H10, a victim H22 → H11 over the inter-switch link; 4-packet input buffers, FIFO inputs, credits. Measured over the second half of a 10 ms run. The free inter-switch bandwidth is the link's payload capacity (9.87 Gb/s) less what the remote flows carry. Sources: rate control alone with FIMD (Part 1's sources react with \"an adequate response function\", L94; with the one-packet window of Part 2 a local source could never fill its own input buffer). The slides' network figure and graphs are lost; the network is our reconstruction (scenario headers).",
+    "10 local and 10 remote greedy flows to the root H10, a victim H22 → H11 over the inter-switch link; 4-packet input buffers, FIFO inputs, credits. Input-triggered marking takes as root the output of the full buffer's oldest packet (`roots: oldest`); the rows \"roots of every packet in the full buffer\" run the slides' literal reading (`roots: all`). Measured over the second half of a 10 ms run. The free inter-switch bandwidth is the link's payload capacity (9.87 Gb/s) less what the remote flows carry. Sources: rate control alone with FIMD (Part 1's sources react with \"an adequate response function\", L94; with the one-packet window of Part 2 a local source could never fill its own input buffer). The slides' network figure and graphs are lost; the network is our reconstruction (scenario headers).",
   async run({ scale }) {
     const findings: Finding[] = [];
     const rows: string[][] = [];
@@ -123,6 +126,13 @@ const spreading: Experiment = {
       const s = shares(await run(m.file, scale));
       by.set(m.file, s);
       rows.push(row(m.label, s));
+    }
+    // The literal reading of the roots (every packet's output), beside the default (the oldest's).
+    const literal = new Map<string, Shares>();
+    for (const m of MARKINGS.filter((x) => x.file !== "spreading-naive")) {
+      const s = shares(await run(m.file, scale, ROOTS_ALL));
+      literal.set(m.file, s);
+      rows.push(row(`${m.label}, roots of every packet in the full buffer`, s));
     }
     for (const [file, label] of [
       ["spreading-naive", "naive marking"],
@@ -167,9 +177,15 @@ const spreading: Experiment = {
     const judged = [naive, input, io8];
     const victimMarks = judged.map((x) => `${fmt(x.victimMarked * 100, 1)} %`).join(", ");
     const remoteMarks = judged.map((x) => `${fmt(x.remoteMarked * 100, 1)} %`).join(", ");
+    const pair = (f: (x: Shares) => string, set: ReadonlyMap<string, Shares>) =>
+      ["spreading-input", "spreading-io8"].map((k) => f(set.get(k)!)).join(", ");
+    const literalMarks = pair((x) => `${fmt(x.victimMarked * 100, 1)} %`, literal);
+    const shareOf = (x: Shares) => `${fmt((x.victim / x.free) * 100, 1)} %`;
+    const literalShares = pair(shareOf, literal);
+    const defaultShares = pair(shareOf, by);
     return {
       findings,
-      explanation: `The victim is slowed by the marking itself: its packets wait in the same 4-packet FIFO at switch A's inter-switch input as the remote flows' packets, so when that buffer fills, naive marking marks them (they are in the full buffer) and input-triggered marking marks every packet headed to their output too (an output some packet of the full buffer is headed to). Of the victim's delivered packets ${victimMarks} arrived marked (naive, input-triggered, input-output 8), of the remote flows' ${remoteMarks}, so its rate falls to theirs or below. The buffer still fills often with the root link ${fmt((input.root / CAPACITY_GBPS) * 100, 0)} % busy: the switch on the remote side forwards what queued while the inter-switch link was blocked back to back, four packets fill the buffer, and every such event marks all the switch holds for the root. In the FIFO input the victim's packets also wait behind remote packets for the root. A control run bounds what any source could do here: with no marking and every flow to the root held at a fixed 95 % of its fair share (root link ${fmt((fixed.root / CAPACITY_GBPS) * 100, 0)} % busy), the victim gets ${fmt((fixed.victim / fixed.free) * 100, 1)} % of the free bandwidth. Remote packets waiting their turn at the root hold slots of that 4-packet buffer, and the victim's packets, though their output is free, need slots (credits) to stream across the link. So in this switch model the ≥ 80 % target is out of reach for any marking; the slides' switch (buffer organisation, when a slot is freed) and their response parameters (m, R_min) are not given, and we have not found which difference lets their victim through.`,
+      explanation: `The victim is slowed by the marking itself: its packets wait in the same 4-packet FIFO at switch A's inter-switch input as the remote flows' packets, so when that buffer fills, naive marking marks them (they are in the full buffer), and input-triggered marking marks every packet headed to a root. The root is the output of the full buffer's oldest packet, the one the FIFO is blocked by (our default); the slides' literal "destination of packets at full buffer" (L121–122) makes every packet's output a root, the victim's too when it waits there. Of the victim's delivered packets ${victimMarks} arrived marked (naive, input-triggered, input-output 8), of the remote flows' ${remoteMarks}; with every packet's output a root, ${literalMarks} of the victim's (input-triggered, input-output 8), and its share of the free bandwidth ${literalShares}, against ${defaultShares} with the oldest packet's. Jain's index with every packet's output a root: input-output 8 ${fmt(literal.get("spreading-io8")!.jain, 4)}, input-triggered ${fmt(literal.get("spreading-input")!.jain, 4)}. The buffer still fills often with the root link ${fmt((input.root / CAPACITY_GBPS) * 100, 0)} % busy: the switch on the remote side forwards what queued while the inter-switch link was blocked back to back, four packets fill the buffer, and every such event marks all the switch holds for the root. In the FIFO input the victim's packets also wait behind remote packets for the root, and a victim packet that is the oldest in a full buffer makes its own output a root. A control run bounds what any source could do here: with no marking and every flow to the root held at a fixed 95 % of its fair share (root link ${fmt((fixed.root / CAPACITY_GBPS) * 100, 0)} % busy), the victim gets ${fmt((fixed.victim / fixed.free) * 100, 1)} % of the free bandwidth. Remote packets waiting their turn at the root hold slots of that 4-packet buffer, and the victim's packets, though their output is free, need slots (credits) to stream across the link. So in this switch model the ≥ 80 % target is out of reach for any marking; the slides' switch (buffer organisation, when a slot is freed) and their response parameters (m, R_min) are not given, and we have not found which difference lets their victim through.`,
       tables: [
         mdTable(
           [

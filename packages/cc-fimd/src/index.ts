@@ -5,7 +5,7 @@ import { senderPartFactory } from "./sender-part.js";
 import { switchPartFactory } from "./switch-part.js";
 
 export { MarkingCounters } from "./marking.js";
-export { type FimdParams, MARKINGS, type Marking, params } from "./params.js";
+export { type FimdParams, MARKINGS, type Marking, params, ROOTS, type Roots } from "./params.js";
 export { createReceiverPart, receiverPartFactory } from "./receiver-part.js";
 export {
   lowestUnflooredRate,

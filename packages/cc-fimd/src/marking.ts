@@ -1,4 +1,4 @@
-import type { Marking } from "./params.js";
+import type { Marking, Roots } from "./params.js";
 
 /**
  * The marking state of one switch (docs/design/santos.md, "Marking"): the slides' two counters
@@ -13,6 +13,9 @@ import type { Marking } from "./params.js";
  *   always the very packets that were there, but as many of them.
  * - naive marking counts per input instead: a full input marks the packets it holds, which in
  *   a FIFO input are the next ones to leave it.
+ * - The roots of a full input (input and input-output marking) are the outputs of all its
+ *   packets (`all`), or of its oldest packet only (`oldest`: the packet a FIFO input is blocked
+ *   by); the latter keeps the outputs of the packets in arrival order per input.
  */
 export class MarkingCounters {
   /** Marking events (an input became full, or an output passed its threshold). */
@@ -27,10 +30,14 @@ export class MarkingCounters {
   private readonly heldAt: Int32Array;
   private readonly naiveToMark: Int32Array;
 
+  /** [input]: the outputs of its packets in arrival order (only when roots are `oldest`). */
+  private readonly arrivalOrder: number[][];
+
   constructor(
     ports: number,
     private readonly marking: Marking,
     private readonly outputThresholdPackets: number,
+    private readonly roots: Roots,
   ) {
     this.ports = ports;
     this.headedTo = new Int32Array(ports);
@@ -38,6 +45,7 @@ export class MarkingCounters {
     this.atInput = new Int32Array(ports * ports);
     this.heldAt = new Int32Array(ports);
     this.naiveToMark = new Int32Array(ports);
+    this.arrivalOrder = roots === "oldest" ? Array.from({ length: ports }, () => []) : [];
   }
 
   /**
@@ -48,6 +56,7 @@ export class MarkingCounters {
     this.headedTo[output]!++;
     this.atInput[input * this.ports + output]!++;
     this.heldAt[input]!++;
+    if (this.roots === "oldest") this.arrivalOrder[input]!.push(output);
     switch (this.marking) {
       case "none":
         return;
@@ -75,6 +84,11 @@ export class MarkingCounters {
     this.headedTo[output]!--;
     this.atInput[input * this.ports + output]!--;
     this.heldAt[input]!--;
+    if (this.roots === "oldest") {
+      // The oldest packet for `output` leaves (packets for one output leave an input in order).
+      const order = this.arrivalOrder[input]!;
+      order.splice(order.indexOf(output), 1);
+    }
     if (this.marking === "naive") {
       if (this.naiveToMark[input]! === 0) return false;
       this.naiveToMark[input]!--;
@@ -95,10 +109,15 @@ export class MarkingCounters {
     return this.toMark[output]!;
   }
 
-  // Every output a packet of the full buffer is headed to is a root: all the switch holds for
-  // it is marked (L121–123).
+  // Every output a packet of the full buffer is headed to is a root (or, with roots `oldest`,
+  // the output of its oldest packet): all the switch holds for it is marked (L121–123).
   private inputFull(input: number): void {
     this.inputTriggers++;
+    if (this.roots === "oldest") {
+      const root = this.arrivalOrder[input]![0]!;
+      this.toMark[root] = this.headedTo[root]!;
+      return;
+    }
     const base = input * this.ports;
     for (let output = 0; output < this.ports; output++) {
       if (this.atInput[base + output]! > 0) this.toMark[output] = this.headedTo[output]!;

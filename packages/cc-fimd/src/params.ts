@@ -13,6 +13,15 @@ import { RESPONSE_NAMES, type ResponseName } from "./response.js";
 export type Marking = "none" | "naive" | "input" | "input-output";
 export const MARKINGS: readonly Marking[] = ["none", "naive", "input", "input-output"];
 
+/**
+ * Which outputs a full input makes roots (input and input-output marking): `all`, the output of
+ * every packet in the full buffer (the slides' literal "destination of packets at full buffer",
+ * L121–122); `oldest`, the output of the oldest packet in it, the one that blocks a FIFO input
+ * (the blocked packet).
+ */
+export type Roots = "all" | "oldest";
+export const ROOTS: readonly Roots[] = ["all", "oldest"];
+
 export const params = z.strictObject({
   marking: z
     .enum(MARKINGS as [Marking, ...Marking[]])
@@ -26,6 +35,12 @@ export const params = z.strictObject({
     .default(8)
     .describe(
       "input-output marking: packets in the switch headed to one output above which they are marked (the slides: 4, 6, 8, 16)",
+    ),
+  roots: z
+    .enum(ROOTS as [Roots, ...Roots[]])
+    .default("oldest")
+    .describe(
+      "input and input-output marking: the outputs a full input buffer makes roots: oldest (of its oldest packet, the one a FIFO input is blocked by) or all (of every packet in it, the slides' literal reading)",
     ),
   response: z
     .enum(RESPONSE_NAMES as [ResponseName, ...ResponseName[]])

@@ -20,7 +20,12 @@ import type { FimdParams } from "./params.js";
  */
 export function createSwitchPart(p: FimdParams, context: SwitchPartContext): SwitchPart {
   const packets = context.packets;
-  const counters = new MarkingCounters(context.portCount, p.marking, p.outputThresholdPackets);
+  const counters = new MarkingCounters(
+    context.portCount,
+    p.marking,
+    p.outputThresholdPackets,
+    p.roots,
+  );
   const ports = Array.from({ length: context.portCount }, (_, i) => context.port(i));
   const bufferBytes = ports.map((_, i) => context.inputBufferBytes(i));
   let packetsMarked = 0;

@@ -15,7 +15,7 @@ import { bufferOverflowViolation, Network, type NetworkOptions } from "@cclab/ne
 import { parkingLot, singleSwitch } from "@cclab/topologies";
 import { fc, test } from "@fast-check/vitest";
 import { describe, expect, it } from "vitest";
-import { type FimdParams, fimdCc, MARKINGS, params, RESPONSE_NAMES } from "../src/index.js";
+import { type FimdParams, fimdCc, MARKINGS, params, RESPONSE_NAMES, ROOTS } from "../src/index.js";
 
 const LINK_GBPS = 10;
 
@@ -60,6 +60,7 @@ const topologyArb: fc.Arbitrary<Topology> = fc.oneof(
 
 const ccRecord = {
   marking: fc.constantFrom(...MARKINGS),
+  roots: fc.constantFrom(...ROOTS),
   response: fc.constantFrom(...RESPONSE_NAMES),
   windowPackets: fc.constantFrom(1, 2, null),
   outputThresholdPackets: fc.integer({ min: 2, max: 16 }),
