@@ -207,9 +207,19 @@ const spreading: Experiment = {
 };
 
 const RESPONSES = ["aimd", "fimd", "lipd"] as const;
+
+/**
+ * Part 1's congestion-spreading network in the Part 2 scenarios: 10 local and 10 remote flows
+ * to the root and the greedy victim H22 → H11 (the shipped Part 2 scenarios run 5 + 5, L229).
+ */
+const PART1_NETWORK: readonly Override[] = [
+  ["traffic.0.senders", ["H0", "H1", "H2", "H3", "H4", "H5", "H6", "H7", "H8", "H9"]],
+  ["traffic.1.senders", ["H12", "H13", "H14", "H15", "H16", "H17", "H18", "H19", "H20", "H21"]],
+  ["traffic.2", { pattern: "hotspot", hotspot: "H11", senders: ["H22"], messageBytes: 2022 }],
+];
 const LEAVE_US = 5000;
 
-/** Gb/s the 10 local flows deliver to the root per bin, by bin start (µs). */
+/** Gb/s the local flows deliver to the root per bin, by bin start (µs). */
 function localSeries(result: SimulationResult): Map<number, number> {
   const out = new Map<number, number>();
   for (const series of parseFlowThroughput(
@@ -246,36 +256,46 @@ const response: Experiment = {
   source: `${SOURCE} L300–382`,
   scenarios: RESPONSES.flatMap((r) => [`santos/recovery-${r}.yaml`, `santos/bursty-${r}.yaml`]),
   notes:
-    "Part 2's source: window of one packet, rate by the response function (m = 2, R_min = 1 % of R_max), input-triggered marking. Recovery: the congestion-spreading flows, the 10 remote flows leave at 5 ms (their sources stop; what they queued drains); the time until the 10 local flows carry ≥ 90 % of the root link's capacity as a mean over 200 µs. Bursty: each flow to the root alternates exponential ON and OFF periods of mean 500 µs (the slides' mean is not given); root-link throughput over the last 15 ms of 20.",
+    "Part 2's source: window of one packet, rate by the response function (m = 2, R_min = 1 % of R_max), input-triggered marking. Part 2's network: 5 local and 5 remote flows to the root, 4-packet input buffers (L229, L242), no victim (the response figures' legend, L362–366); the rows \"Part 1's network\" run the congestion-spreading network instead (10 + 10 flows and the victim). Recovery: the remote flows leave at 5 ms (their sources stop; what they queued drains); the time until the local flows carry ≥ 90 % of the root link's capacity as a mean over 200 µs. Bursty: each flow to the root alternates exponential ON and OFF periods of mean 500 µs (the slides' mean is not given); root-link throughput over the last 15 ms of 20.",
   async run({ scale }) {
     const findings: Finding[] = [];
     const rows: string[][] = [];
-    const recovery = new Map<string, number>();
-    const bursty = new Map<string, number>();
     const figure: { x: number; y: number; series: string }[] = [];
-    for (const r of RESPONSES) {
-      const rec = await run(`recovery-${r}`, scale);
-      const local = localSeries(rec);
-      const endUs = 10_000 * scale;
-      const t = recoveryUs(local, LEAVE_US * scale, endUs);
-      recovery.set(r, t);
-      for (const [x, y] of [...local].sort((a, b) => a[0] - b[0])) {
-        figure.push({ x: x / 1000, y, series: r.toUpperCase() });
-      }
-      const b = await run(`bursty-${r}`, scale);
+    const endUs = 10_000 * scale;
+    const leaveUs = LEAVE_US * scale;
+    const measure = async (r: (typeof RESPONSES)[number], overrides: readonly Override[]) => {
+      const local = localSeries(await run(`recovery-${r}`, scale, overrides));
+      const b = await run(`bursty-${r}`, scale, overrides);
       const rootGbps = b.summary.flows
         .filter((f) => f.dstName === ROOT)
-        .reduce((s, f) => s + f.windowGbps, 0);
-      bursty.set(r, rootGbps);
-      rows.push([
-        r.toUpperCase(),
-        Number.isFinite(t) ? fmt(t, 0) : "never",
-        fmt(rootGbps),
-        `${fmt((rootGbps / CAPACITY_GBPS) * 100, 1)} %`,
-      ]);
+        .reduce((sum, f) => sum + f.windowGbps, 0);
+      const before = [...local].filter(([t]) => t >= leaveUs / 2 && t < leaveUs).map(([, g]) => g);
+      const beforeGbps = before.reduce((sum, g) => sum + g, 0) / Math.max(1, before.length);
+      return { local, t: recoveryUs(local, leaveUs, endUs), rootGbps, beforeGbps };
+    };
+    const ours = new Map<string, Awaited<ReturnType<typeof measure>>>();
+    const part1 = new Map<string, Awaited<ReturnType<typeof measure>>>();
+    const row = (label: string, m: Awaited<ReturnType<typeof measure>>) => [
+      label,
+      Number.isFinite(m.t) ? fmt(m.t, 0) : "never",
+      fmt(m.rootGbps),
+      `${fmt((m.rootGbps / CAPACITY_GBPS) * 100, 1)} %`,
+    ];
+    for (const r of RESPONSES) {
+      const m = await measure(r, []);
+      ours.set(r, m);
+      for (const [x, y] of [...m.local].sort((a, b) => a[0] - b[0])) {
+        figure.push({ x: x / 1000, y, series: r.toUpperCase() });
+      }
+      rows.push(row(r.toUpperCase(), m));
+    }
+    for (const r of RESPONSES) {
+      const m = await measure(r, PART1_NETWORK);
+      part1.set(r, m);
+      rows.push(row(`${r.toUpperCase()}, Part 1's network`, m));
     }
     const us = (x: number) => (Number.isFinite(x) ? `${fmt(x, 0)} µs` : "never");
-    const [a, f, l] = RESPONSES.map((r) => recovery.get(r)!) as [number, number, number];
+    const [a, f, l] = RESPONSES.map((r) => ours.get(r)!.t) as [number, number, number];
     findings.push({
       what: "recovery after the remote flows leave: FIMD and LIPD faster than AIMD",
       paper: "much faster rate recovery than AIMD (L337); FIMD/LIPD outperform AIMD (L391)",
@@ -284,7 +304,7 @@ const response: Experiment = {
       holds: f <= 0.75 * a && l <= 0.75 * a,
       tolerance: "each at most 3/4 of AIMD's time",
     });
-    const [ba, bf, bl] = RESPONSES.map((r) => bursty.get(r)!) as [number, number, number];
+    const [ba, bf, bl] = RESPONSES.map((r) => ours.get(r)!.rootGbps) as [number, number, number];
     findings.push({
       what: "bursty on/off traffic: root-link throughput, FIMD and LIPD above AIMD",
       paper: "FIMD/LIPD outperform AIMD (L372–391)",
@@ -293,35 +313,47 @@ const response: Experiment = {
       holds: bf >= 1.05 * ba && bl >= 1.05 * ba,
       tolerance: "each at least 5 % above AIMD",
     });
-    // Time to double a rate of 0.5 Gb/s (about the local flows' rate before the remote ones
-    // leave) by unmarked ACKs, from the response functions' parameters: FIMD doubles in one
-    // packet time at R_min (m = 2); AIMD gains (m − 1)·R_min per packet time at R_min; LIPD
-    // shortens the inter-packet gap by R_min/R_max packet times per packet time at R_max.
+    // Time to double a local flow's rate before the remote flows leave by unmarked ACKs, from
+    // the response functions' parameters: FIMD doubles in one packet time at R_min (m = 2);
+    // AIMD gains (m − 1)·R_min per packet time at R_min; LIPD shortens the inter-packet gap by
+    // R_min/R_max packet times per packet time at R_max.
     const packetUs = (2048 * 8) / 1e4;
     const rMin = 0.1;
-    const from = 0.5;
-    const doubling = {
+    const perFlow = (m: Awaited<ReturnType<typeof measure>>, flows: number) => m.beforeGbps / flows;
+    const doubling = (from: number) => ({
       FIMD: packetUs * (10 / rMin),
       AIMD: (from / rMin) * packetUs * (10 / rMin),
       LIPD: (10 / (2 * from)) * packetUs * (10 / rMin),
-    };
+    });
+    const from2 = perFlow(ours.get("fimd")!, 5);
+    const from1 = perFlow(part1.get("fimd")!, 10);
+    const d2 = doubling(from2);
+    const d1 = doubling(from1);
+    const times = (set: ReadonlyMap<string, Awaited<ReturnType<typeof measure>>>) =>
+      RESPONSES.map((r) => `${r.toUpperCase()} ${us(set.get(r)!.t)}`).join(", ");
+    const burstyOf = (set: ReadonlyMap<string, Awaited<ReturnType<typeof measure>>>) =>
+      RESPONSES.map((r) => `${r.toUpperCase()} ${fmt(set.get(r)!.rootGbps)}`).join(", ");
+    const best = (set: ReadonlyMap<string, Awaited<ReturnType<typeof measure>>>) =>
+      RESPONSES.every((r) => set.get(r)!.rootGbps <= set.get("lipd")!.rootGbps);
+    const lipdFirst = best(ours) && best(part1);
     const figures: Figure[] = [
       lineFigure({
         name: "recovery",
         title: "Local flows after the remote flows leave at 5 ms",
-        subtitle: "payload the 10 local flows deliver to the root H10 per 50 µs bin",
+        subtitle:
+          "payload the 5 local flows deliver to the root H10 per 50 µs bin (Part 2's network)",
         xTitle: "time (ms)",
         yTitle: "Gb/s",
         legendTitle: "response",
         step: true,
-        xDomain: [0, (10_000 * scale) / 1000],
+        xDomain: [0, endUs / 1000],
         points: figure,
       }),
     ];
     return {
       findings,
       figures,
-      explanation: `With the parameters we chose (m = 2, R_min = 1 % of R_max = 0.1 Gb/s; the slides give neither) the three functions need, to double a rate of ${fmt(from, 1)} Gb/s without a mark: FIMD ${fmt(doubling.FIMD, 0)} µs, AIMD ${fmt(doubling.AIMD, 0)} µs, LIPD ${fmt(doubling.LIPD, 0)} µs (LIPD's gap shrinks linearly in time, so it is slow from low rates and fast near R_max; FIMD's rate doubles every 1/R_min at any rate). So LIPD reclaims the freed bandwidth after AIMD here, and under on/off traffic it gains most because its decreases are small at low rates. A larger R_min speeds AIMD and LIPD alike; which R_min the slides used is not known.`,
+      explanation: `With the parameters we chose (m = 2, R_min = 1 % of R_max = 0.1 Gb/s; the slides give neither) the three functions need, to double a rate r without a mark: FIMD ${fmt(d2.FIMD, 0)} µs at any r (its rate doubles every 1/R_min), AIMD a time that grows with r, LIPD one that shrinks with r (its gap shrinks linearly in time); to reach r₁ from r₀, AIMD is the faster of the two when r₀·r₁ < (m − 1)·R_min·R_max = 1 (Gb/s)². In Part 2's network a local flow runs at ${fmt(from2, 2)} Gb/s before the remote flows leave (FIMD's run), and doubling it takes AIMD ${fmt(d2.AIMD, 0)} µs, LIPD ${fmt(d2.LIPD, 0)} µs; in Part 1's network (10 local and 10 remote flows and the victim) a local flow runs at ${fmt(from1, 2)} Gb/s, and doubling takes AIMD ${fmt(d1.AIMD, 0)} µs, LIPD ${fmt(d1.LIPD, 0)} µs. Recovery there: ${times(part1)}; bursty root link ${burstyOf(part1)} Gb/s. So which of AIMD and LIPD reclaims freed bandwidth first depends on the flows' rates, i.e. on how many flows share the root link; the slides state 5 + 5 flows for Part 2 (L229, L242).${lipdFirst ? " Under on/off traffic LIPD gains most in both networks, its decreases being small at low rates." : ""} A larger R_min speeds AIMD and LIPD alike; which R_min the slides used is not known.`,
       tables: [
         mdTable(
           [
