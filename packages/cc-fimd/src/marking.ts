@@ -30,8 +30,9 @@ export class MarkingCounters {
   private readonly heldAt: Int32Array;
   private readonly naiveToMark: Int32Array;
 
-  /** [input]: the outputs of its packets in arrival order (only when roots are `oldest`). */
+  /** [input]: the outputs of its packets in arrival order (roots `oldest`, input marking). */
   private readonly arrivalOrder: number[][];
+  private readonly keepOrder: boolean;
 
   constructor(
     ports: number,
@@ -45,7 +46,8 @@ export class MarkingCounters {
     this.atInput = new Int32Array(ports * ports);
     this.heldAt = new Int32Array(ports);
     this.naiveToMark = new Int32Array(ports);
-    this.arrivalOrder = roots === "oldest" ? Array.from({ length: ports }, () => []) : [];
+    this.keepOrder = roots === "oldest" && (marking === "input" || marking === "input-output");
+    this.arrivalOrder = this.keepOrder ? Array.from({ length: ports }, () => []) : [];
   }
 
   /**
@@ -56,7 +58,7 @@ export class MarkingCounters {
     this.headedTo[output]!++;
     this.atInput[input * this.ports + output]!++;
     this.heldAt[input]!++;
-    if (this.roots === "oldest") this.arrivalOrder[input]!.push(output);
+    if (this.keepOrder) this.arrivalOrder[input]!.push(output);
     switch (this.marking) {
       case "none":
         return;
@@ -84,7 +86,7 @@ export class MarkingCounters {
     this.headedTo[output]!--;
     this.atInput[input * this.ports + output]!--;
     this.heldAt[input]!--;
-    if (this.roots === "oldest") {
+    if (this.keepOrder) {
       // The oldest packet for `output` leaves (packets for one output leave an input in order).
       const order = this.arrivalOrder[input]!;
       order.splice(order.indexOf(output), 1);
