@@ -107,11 +107,13 @@ export class HotLines {
 
   /**
    * Lines of `out` that lost their output line to a deallocate join `line`, a new output line of
-   * the same output, if it holds one of their destinations.
+   * the same output, if it holds one of their destinations; with `joinLocal`, so do lines made
+   * here for a local root (never linked), so that the downstream's stop and go hold their queue.
    */
-  relinkOrphans(out: number, line: OutputLine): void {
+  relinkOrphans(out: number, line: OutputLine, joinLocal = false): void {
     for (const own of this.lines) {
-      if (own === undefined || !own.orphan || own.op !== out) continue;
+      if (own === undefined || own.op !== out) continue;
+      if (!own.orphan && !(joinLocal && own.outLine === undefined)) continue;
       for (const dst of own.dList) {
         if (line.dList.has(dst)) {
           own.link(line);

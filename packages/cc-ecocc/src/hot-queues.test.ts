@@ -6,12 +6,15 @@ import { HotFlowQueues } from "./hot-queues.js";
 const PORTS = 4;
 
 /** One input (port 0) of a 4-port switch, HTh 2, LTh 1. */
-function setup(options: { hotQueues?: number; localRootHpq?: boolean } = {}) {
+function setup(
+  options: { hotQueues?: number; localRootHpq?: boolean; joinDownstreamLines?: boolean } = {},
+) {
   const h = queueHarness(PORTS);
   const rules = {
     hthPackets: 2,
     lthPackets: 1,
     localRootHpq: options.localRootHpq ?? false,
+    joinDownstreamLines: options.joinDownstreamLines ?? false,
     rootLineStopGo: true,
   };
   const queues = new HotFlowQueues(h.context, options.hotQueues ?? 2, h.host, rules, 0);
@@ -123,6 +126,20 @@ describe("HotFlowQueues (EcoCC input port)", () => {
     // Moved in above HTh: the HPQ line, sent upstream at detection, now also stops it.
     expect(s.sent[0]).toEqual({ type: "allocate", id: PORTS, hops: 1, dList: [5] });
     expect(s.types()).toEqual(["allocate", "stop"]);
+  });
+
+  it("with joinDownstreamLines a local-root line joins a downstream line allocated later, whose stop holds it", () => {
+    for (const join of [false, true]) {
+      const s = setup({ localRootHpq: true, joinDownstreamLines: join });
+      const first = s.arrive(1, 5);
+      for (let i = 0; i < 2; i++) s.arrive(1, 5);
+      const downstream = s.cams.allocate(1, 7, 2, new Set([5, 6]))!;
+      s.queues.outputLineAdded(1, downstream);
+      downstream.stop = true;
+      expect(s.queues.hotLine(0)!.stopped).toBe(join);
+      expect(s.queues.hotLine(0)!.hops).toBe(join ? 3 : 1);
+      expect(s.queues.headFor(1)).toBe(join ? NO_PACKET : first);
+    }
   });
 
   it("serves the CPQ and the HPQs of one output round robin", () => {

@@ -29,6 +29,8 @@ export interface EcoccRules {
   readonly hthPackets: number;
   readonly lthPackets: number;
   readonly localRootHpq: boolean;
+  /** A local-root line joins a downstream output line allocated later for its destinations. */
+  readonly joinDownstreamLines: boolean;
   readonly rootLineStopGo: boolean;
 }
 
@@ -176,7 +178,7 @@ export class HotFlowQueues implements IsolatingQueues {
    * `out` is looked at again.
    */
   outputLineAdded(out: number, line: OutputLine): void {
-    this.hpqLines.relinkOrphans(out, line);
+    this.hpqLines.relinkOrphans(out, line, this.rules.joinDownstreamLines);
     this.postProcess(out);
   }
 

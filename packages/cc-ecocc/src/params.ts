@@ -138,6 +138,12 @@ export const paramsInput = z.strictObject({
     .describe(
       "a detecting input also isolates its local root's flows in an HPQ; default true for hfdi (L2587), false for ecocc (L2271)",
     ),
+  joinDownstreamLines: z
+    .boolean()
+    .default(false)
+    .describe(
+      "a local-root line (localRootHpq) joins an output line that the downstream neighbour allocates later for one of its destinations, so the downstream's stop and go hold it (not given; false: the line allocated first keeps its packets, docs/design/ecocc.md E6)",
+    ),
   rootLineStopGo: z
     .boolean()
     .default(DEFAULTS.rootLineStopGo)
@@ -171,6 +177,7 @@ export interface EcoccParams {
   readonly dListCap: number | "auto";
   readonly outputCamLines: number;
   readonly localRootHpq: boolean;
+  readonly joinDownstreamLines: boolean;
   readonly rootLineStopGo: boolean;
   readonly messageBytes: number;
   /** IB CC marking and throttling (ecocc, ccfit); null for hfdi and fbicm. */
@@ -251,6 +258,7 @@ export const params = paramsInput
       dListCap: p.dListCap,
       outputCamLines: p.outputCamLines ?? DEFAULTS.outputCamLines[p.variant],
       localRootHpq: p.localRootHpq ?? p.variant === "hfdi",
+      joinDownstreamLines: p.joinDownstreamLines,
       rootLineStopGo: p.rootLineStopGo,
       messageBytes: p.messageBytes,
       throttle,

@@ -35,6 +35,7 @@ const caseArb = fc
       dListCap: fc.integer({ min: 1, max: 8 }),
       outputCamLines: fc.integer({ min: 1, max: 9 }),
       localRootHpq: fc.boolean(),
+      joinDownstreamLines: fc.boolean(),
       rootLineStopGo: fc.boolean(),
       ccfit: fc.record({
         detectPackets: fc.integer({ min: 1, max: 8 }),
