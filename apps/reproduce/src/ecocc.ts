@@ -16,6 +16,7 @@ import {
   type Pattern,
   runScheme,
   SCHEMES,
+  type Scheme,
   type SchemeId,
   type SchemeRun,
   SINGLE_READ_PORT_SCHEMES,
@@ -212,42 +213,34 @@ export const ecoccTable3: Experiment = {
         findings.push(hotQueueFinding(p, c, runOf(c, p, "hfdi"), runOf(c, p, "ecocc")));
       }
     }
-    // The control runs of the explanation: HFDI without hot queues for local roots.
-    const noLocal = {
-      id: "hfdi-no-local-root",
-      label: "HFDI, localRootHpq false",
-      overrides: [
-        [
-          "cc",
-          {
-            switch: { plugin: "ecocc", params: { variant: "hfdi", localRootHpq: false } },
-            hosts: [{ plugin: "ecocc", params: { variant: "hfdi" } }],
-          },
+    // The control runs of the explanations: HFDI without hot queues for local roots, and HFDI
+    // whose local-root lines join the downstream's output lines.
+    const hfdiRuns = async (id: string, label: string, params: Record<string, boolean>) => {
+      const scheme: Scheme = {
+        id,
+        label,
+        overrides: [
+          [
+            "cc",
+            {
+              switch: { plugin: "ecocc", params: { variant: "hfdi", ...params } },
+              hosts: [{ plugin: "ecocc", params: { variant: "hfdi" } }],
+            },
+          ],
         ],
-      ] as const,
+      };
+      const out: SchemeRun[] = [];
+      for (const c of configs) {
+        for (const p of PATTERNS) out.push(await runScheme(scheme, p, c, scale));
+      }
+      return out;
     };
-    const controls: SchemeRun[] = [];
-    for (const c of configs) {
-      for (const p of PATTERNS) controls.push(await runScheme(noLocal, p, c, scale));
-    }
-    // HFDI whose local-root lines join the downstream's output lines (joinDownstreamLines).
-    const joined = {
-      id: "hfdi-join-downstream",
-      label: "HFDI, joinDownstreamLines true",
-      overrides: [
-        [
-          "cc",
-          {
-            switch: { plugin: "ecocc", params: { variant: "hfdi", joinDownstreamLines: true } },
-            hosts: [{ plugin: "ecocc", params: { variant: "hfdi" } }],
-          },
-        ],
-      ] as const,
-    };
-    const joins: SchemeRun[] = [];
-    for (const c of configs) {
-      for (const p of PATTERNS) joins.push(await runScheme(joined, p, c, scale));
-    }
+    const controls = await hfdiRuns("hfdi-no-local-root", "HFDI, localRootHpq false", {
+      localRootHpq: false,
+    });
+    const joins = await hfdiRuns("hfdi-join-downstream", "HFDI, joinDownstreamLines true", {
+      joinDownstreamLines: true,
+    });
     // The other reading of the hot sources: they stop generating at 2 ms (pattern #2).
     const stopped: SchemeRun[] = [];
     for (const c of configs) {

@@ -3,10 +3,10 @@
  * (Fig. 4), the 40:1 hot-spot on the 256-node fat tree (Fig. 5), beside background traffic
  * (Fig. 6), its onset (Fig. 7), and an impulse of reservations (Fig. 14).
  */
-import { column, parseTable } from "@cclab/plot";
 import type { SimulationResult } from "@cclab/sim";
 import { type Experiment, type Finding, fmt, signedPct } from "./experiment.js";
 import { latencyBackAfterUs, throughputBackAfterUs } from "./onset-recovery.js";
+import { resultTable } from "./result-table.js";
 import { type Override, runScenario } from "./scenario-file.js";
 import {
   between,
@@ -331,14 +331,14 @@ interface HostBin {
 
 /** A run's host-throughput.csv, read once. */
 function hostBins(result: SimulationResult): HostBin[] {
-  const name = "host-throughput.csv";
-  const csv = result.files.get(name);
-  if (csv === undefined) throw new Error(`${result.scenario.name}: no ${name}`);
-  const table = parseTable(csv, name);
-  const [at, host, group, gbps] = ["bin_start_us", "host", "group", "gbps"].map((c) =>
-    column(table, c, name),
-  ) as [number, number, number, number];
-  return table.rows.map((r) => ({
+  const { rows, col } = resultTable(result, "host-throughput.csv");
+  const [at, host, group, gbps] = ["bin_start_us", "host", "group", "gbps"].map(col) as [
+    number,
+    number,
+    number,
+    number,
+  ];
+  return rows.map((r) => ({
     atUs: Number(r[at]),
     host: r[host]!,
     group: r[group]!,
@@ -369,20 +369,9 @@ interface MessageRow {
 }
 
 function messageRows(result: SimulationResult): MessageRow[] {
-  const name = "messages.csv";
-  const csv = result.files.get(name);
-  if (csv === undefined) throw new Error(`${result.scenario.name}: no ${name}`);
-  const table = parseTable(csv, name);
-  const [dst, start, fct] = ["dst", "start_us", "fct_us"].map((c) => column(table, c, name)) as [
-    number,
-    number,
-    number,
-  ];
-  return table.rows.map((r) => ({
-    dst: r[dst]!,
-    startUs: Number(r[start]),
-    fctUs: Number(r[fct]),
-  }));
+  const { rows, col } = resultTable(result, "messages.csv");
+  const [dst, start, fct] = ["dst", "start_us", "fct_us"].map(col) as [number, number, number];
+  return rows.map((r) => ({ dst: r[dst]!, startUs: Number(r[start]), fctUs: Number(r[fct]) }));
 }
 
 /** What Fig. 7 measures of one onset run: the uniform traffic's latency and throughput. */
