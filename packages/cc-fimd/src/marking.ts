@@ -88,8 +88,10 @@ export class MarkingCounters {
     this.heldAt[input]!--;
     if (this.keepOrder) {
       // The oldest packet for `output` leaves (packets for one output leave an input in order).
+      // Removed in place: splice would allocate its result array per packet.
       const order = this.arrivalOrder[input]!;
-      order.splice(order.indexOf(output), 1);
+      for (let i = order.indexOf(output); i < order.length - 1; i++) order[i] = order[i + 1]!;
+      order.pop();
     }
     if (this.marking === "naive") {
       if (this.naiveToMark[input]! === 0) return false;
