@@ -140,9 +140,9 @@ export const paramsInput = z.strictObject({
     ),
   joinDownstreamLines: z
     .boolean()
-    .default(false)
+    .default(true)
     .describe(
-      "a local-root line (localRootHpq) joins an output line that the downstream neighbour allocates later for one of its destinations, so the downstream's stop and go hold it (not given; false: the line allocated first keeps its packets, docs/design/ecocc.md E6)",
+      "a local-root line (localRootHpq) joins an output line that the downstream neighbour allocates later for one of its destinations, so the downstream's stop and go hold it (not given; true reproduces more of Table 3 than false, where the line allocated first keeps its packets: docs/design/ecocc.md E6)",
     ),
   rootLineStopGo: z
     .boolean()
