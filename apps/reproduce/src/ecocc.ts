@@ -309,7 +309,10 @@ function table3Explanation(runs: readonly SchemeRun[], controls: readonly Scheme
 }
 
 /** HFDI whose local-root lines keep a downstream tree's packets, against HFDI and EcoCC. */
-function firstLineExplanation(runs: readonly SchemeRun[], firstLines: readonly SchemeRun[]): string {
+function firstLineExplanation(
+  runs: readonly SchemeRun[],
+  firstLines: readonly SchemeRun[],
+): string {
   const hostsRun = [...new Set(firstLines.map((r) => r.config.hosts))];
   const of = (set: readonly SchemeRun[], id: string, p: Pattern, h: number) =>
     set.find((r) => r.scheme === id && r.pattern === p && r.config.hosts === h)!;
