@@ -5,6 +5,7 @@ import {
   paper4SilentForest,
   paper4WindyForest,
 } from "./paper4-forests.js";
+import { resultTable } from "./result-table.js";
 import { type Override, runScenario } from "./scenario-file.js";
 import {
   convergenceUs,
@@ -121,13 +122,68 @@ export const oneSwitchSingle: Experiment = {
       holds: jain(last) < 0.97,
       tolerance: "Jain's index < 0.97",
     });
+    const stage3 = await stageThreeMarks(
+      "gran-thesis/one-switch-single-threshold.yaml",
+      stageUs,
+      scale,
+    );
+    const marks = stage3
+      .map(
+        (f) =>
+          `${f.name} ${f.marks} marks on ${f.packets} packets (${fmt((f.marks / f.packets) * 100, 2)} %), CCTI ${f.cctiEnd} at the stage's end`,
+      )
+      .join("; ");
+    const [h2, h3] = stage3 as [(typeof stage3)[0], (typeof stage3)[0]];
+    const rate = (f: typeof h2) => f.marks / f.packets;
+    const behind = h2.packets < h3.packets ? h2 : h3;
+    const ahead = behind === h2 ? h3 : h2;
+    const alike = Math.abs(h2.marks - h3.marks) <= 0.25 * Math.max(h2.marks, h3.marks);
+    const why = `${alike ? "The two flows get about the same number of marks, as the thesis's account of a single threshold says (L1065)" : "The two flows get different numbers of marks, where the thesis's account of a single threshold has about the same (L1065)"}${
+      rate(behind) > rate(ahead)
+        ? `, but ${behind.name}, which falls behind, has more of its packets marked (more of them leave while a VoQ for H5 is above the threshold). Each BECN adds one to the CCTI and the timer takes one away every 150 µs, so a small surplus of marks adds up to a large difference of CCTI.`
+        : "."
+    }`;
     return {
       findings,
-      explanation:
-        "The single threshold is 2 KiB (Threshold 15 = 1/16 of our 32 KiB input buffer), just under one packet: a Port VL is congested whenever one packet waits in any VoQ for it, so the flow that keeps a packet waiting is marked with the others. Which contributor keeps the larger share then depends on how the flows' CCTIs met when the new one joined; the thesis's buffer size and threshold mapping are not published, and the ordering of the shares is sensitive to both.",
+      explanation: `The single threshold is 2 KiB (Threshold 15 = 1/16 of our 32 KiB input buffer), just under one packet: a Port VL is congested whenever one packet waits in any VoQ for it, and a packet is marked when it leaves while the port is congested. Stage 3 (H2 and H3; CCTI at its start ${stage3.map((f) => `${f.name} ${f.cctiStart}`).join(", ")}), counted over the whole stage: ${marks}. ${why} The thesis has the newest flow ahead by 7 to 6 Gb/s at this stage; here ${ahead.name} delivers the more packets. The thesis's buffer size and threshold mapping are not published, and the ordering of the shares is sensitive to both.`,
     };
   },
 };
+
+/**
+ * Marks, delivered packets and the CCTI at the stage's end of the contributors of stage 3 (the
+ * third of `stageUs`), from runs that end with stages 2 and 3.
+ */
+async function stageThreeMarks(file: string, stageUs: number, scale: number) {
+  const upTo = async (stages: number) =>
+    (await runScenario(file, scale, [["run.durationUs", stages * stageUs]])).result;
+  const before = await upTo(2);
+  const after = await upTo(3);
+  const lastCcti = (r: typeof after, src: string, dst: string) => {
+    const cc = resultTable(r, "cc-flows.csv");
+    const rows = cc.rows.filter(
+      (row) =>
+        row[cc.col("src")] === src &&
+        row[cc.col("dst")] === dst &&
+        row[cc.col("variable")] === "ccti",
+    );
+    return rows.length === 0 ? 0 : Number(rows[rows.length - 1]![cc.col("value")]);
+  };
+  return activeIn(2).map((name) => {
+    const [src, dst] = name.split("→") as [string, string];
+    const of = (r: typeof after) =>
+      r.summary.flows.find((f) => f.srcName === src && f.dstName === dst);
+    const a = of(after)!;
+    const b = of(before);
+    return {
+      name: src,
+      marks: a.marks.fecn - (b?.marks.fecn ?? 0),
+      packets: a.deliveredPackets - (b?.deliveredPackets ?? 0),
+      cctiStart: lastCcti(before, src, dst),
+      cctiEnd: lastCcti(after, src, dst),
+    };
+  });
+}
 
 /**
  * An experiment whose claim is a protected victim and contributors at equal shares, from one run
