@@ -51,6 +51,12 @@ export interface RunFigures {
   /** Whether every message was delivered before the cap (`untilComplete`). */
   readonly complete: boolean;
   readonly pauseFrames: number;
+  /**
+   * Over every port's transmitter (ports.csv): the times flow control stopped it with a packet
+   * ready (a pause that took effect, or a head packet short of credits), and its time so held.
+   */
+  readonly offPeriods: number;
+  readonly offMs: number;
   /** Data packets marked CE (FECN on IB) and UE by the switches. */
   readonly ceMarked: number;
   readonly ueMarked: number;
@@ -75,6 +81,18 @@ function messageRows(result: SimulationResult): MessageRow[] {
   }));
 }
 
+function offTotals(result: SimulationResult): { offPeriods: number; offMs: number } {
+  const { rows, col } = resultTable(result, "ports.csv");
+  const [periods, blocked] = [col("off_transitions"), col("blocked_us")];
+  let offPeriods = 0;
+  let offUs = 0;
+  for (const c of rows) {
+    offPeriods += Number(c[periods]);
+    offUs += Number(c[blocked]);
+  }
+  return { offPeriods, offMs: offUs / 1000 };
+}
+
 /** The figures of a run whose messages arrived until `stopUs`, counted from `warmupUs`. */
 export function runFigures(result: SimulationResult, warmupUs: number, stopUs: number): RunFigures {
   const rows = messageRows(result).filter((m) => m.startUs >= warmupUs && m.startUs < stopUs);
@@ -92,6 +110,7 @@ export function runFigures(result: SimulationResult, warmupUs: number, stopUs: n
     incomplete: totals.messages - totals.completedMessages,
     complete: result.summary.status === "complete",
     pauseFrames: totals.pauseFrames,
+    ...offTotals(result),
     ceMarked: counters.ceMarked ?? counters.fecnMarked ?? 0,
     ueMarked: counters.ueMarked ?? 0,
     packets: totals.deliveredBytes / 1000,
@@ -130,13 +149,13 @@ export function runTable(
 ): string {
   const share = (n: number, of: number) => (of === 0 ? "n/a" : fmt((n / of) * 100, 2));
   return [
-    "Runs: messages generated, not delivered at the cap, counted (arrived in the window and completed); median slowdown of the window's first / second half by arrival; CE (FECN on IB) and UE marks per 100 delivered packets (a packet may be marked at several hops); PFC pause frames; wall time",
+    "Runs: messages generated, not delivered at the cap, counted (arrived in the window and completed); median slowdown of the window's first / second half by arrival; CE (FECN on IB) and UE marks per 100 delivered packets (a packet may be marked at several hops); PFC pause frames; OFF periods of all ports' transmitters (a pause that took effect, or a head packet short of credits) and their summed time; wall time",
     "",
-    "| workload | load | scheme | generated | undelivered | counted | p50 1st / 2nd half | CE | UE | pauses | wall s |",
-    "|---|---|---|---|---|---|---|---|---|---|---|",
+    "| workload | load | scheme | generated | undelivered | counted | p50 1st / 2nd half | CE | UE | pauses | OFF periods | OFF ms | wall s |",
+    "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ...rows.map(
       ({ workload, load, scheme, f }) =>
-        `| ${workload} | ${load} | ${scheme} | ${f.generated} | ${f.incomplete} | ${f.overall.count} | ${fmt(f.firstHalfP50)} / ${fmt(f.secondHalfP50)} | ${share(f.ceMarked, f.packets)} | ${share(f.ueMarked, f.packets)} | ${f.pauseFrames} | ${fmt(f.wallSeconds, 1)} |`,
+        `| ${workload} | ${load} | ${scheme} | ${f.generated} | ${f.incomplete} | ${f.overall.count} | ${fmt(f.firstHalfP50)} / ${fmt(f.secondHalfP50)} | ${share(f.ceMarked, f.packets)} | ${share(f.ueMarked, f.packets)} | ${f.pauseFrames} | ${f.offPeriods} | ${fmt(f.offMs, 1)} | ${fmt(f.wallSeconds, 1)} |`,
     ),
   ].join("\n");
 }

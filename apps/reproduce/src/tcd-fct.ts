@@ -121,6 +121,8 @@ function explanation(runs: readonly Run[], findings: readonly Finding[]): string
   const ratios = (without: SchemeId, withTcd: SchemeId, q: "p50" | "p99") =>
     of(without).map((r, i) => r.f.overall[q] / of(withTcd)[i]!.f.overall[q]);
   const pauses = (id: SchemeId) => of(id).map((r) => r.f.pauseFrames);
+  const offs = (id: SchemeId) => of(id).map((r) => r.f.offPeriods);
+  const offMs = (id: SchemeId) => of(id).map((r) => r.f.offMs);
   const morePauses = of("dcqcn-tcd").every(
     (r, i) => r.f.pauseFrames > of("dcqcn")[i]!.f.pauseFrames,
   );
@@ -139,7 +141,7 @@ function explanation(runs: readonly Run[], findings: readonly Finding[]): string
     "TCD changes a flow's treatment only at ports it finds undetermined (ON-OFF under flow control): their packets get UE instead of CE and the hosts hold their rate instead of cutting it.",
     `CEE: TCD marked ${range(of("dcqcn-tcd").map((r) => share(r, r.f.ueMarked)))} UE and ${range(of("dcqcn-tcd").map((r) => share(r, r.f.ceMarked)))} CE marks per 100 delivered packets (the run table's CE and UE columns), against ${range(of("dcqcn").map((r) => share(r, r.f.ceMarked)))} CE by DCQCN's RED (a packet may be marked at more than one hop); PFC sent ${range(pauses("dcqcn-tcd"), 0)} pause frames a run with DCQCN+TCD and ${range(pauses("dcqcn"), 0)} with DCQCN${morePauses ? ", more with TCD in every run" : ""}. Our reading (not traced further): flows held on UE keep sending into ports that are already ON-OFF, so those queues stay long, which brings more pauses and, downstream, more CE, and offsets what holding the rate gains.`,
     Math.max(...ibUe.map((n, i) => share(of("ib-tcd")[i]!, n))) < 1
-      ? `InfiniBand: TCD marked ${range(of("ib-tcd").map((r) => share(r, r.f.ueMarked)))} UE per 100 delivered packets (against ${range(of("ib-tcd").map((r) => share(r, r.f.ceMarked)))} CE, in FECN): under credits it found almost no port undetermined, so IB CC+TCD differs from IB CC mainly by TCD's simplified CE rule (the whole egress queue against the threshold, no hysteresis or Victim_Mask). Presumably IB CC, marking from 1/16 of the 432,600 B input buffer, throttles the senders before an input runs out of credits.`
+      ? `InfiniBand: TCD marked ${range(of("ib-tcd").map((r) => share(r, r.f.ueMarked)))} UE per 100 delivered packets (against ${range(of("ib-tcd").map((r) => share(r, r.f.ceMarked)))} CE, in FECN): under credits it found almost no port undetermined, so IB CC+TCD differs from IB CC mainly by TCD's simplified CE rule (the whole egress queue against the threshold, no hysteresis or Victim_Mask). A port becomes undetermined only after flow control has stopped it (an OFF period): the ports' transmitters went OFF ${range(offs("ib"), 0)} times a run under IB CC and ${range(offs("ib-tcd"), 0)} under IB CC+TCD, for ${range(offMs("ib"), 1)} and ${range(offMs("ib-tcd"), 1)} ms of port time, against ${range(offs("dcqcn"), 0)} and ${range(offs("dcqcn-tcd"), 0)} OFF periods (${range(offMs("dcqcn"), 1)} and ${range(offMs("dcqcn-tcd"), 1)} ms) under PFC with DCQCN and DCQCN+TCD.`
       : `InfiniBand: TCD marked ${range(of("ib-tcd").map((r) => share(r, r.f.ueMarked)))} UE per 100 delivered packets, against ${range(of("ib-tcd").map((r) => share(r, r.f.ceMarked)))} CE (FECN).`,
     ...(held.length === 0
       ? []
