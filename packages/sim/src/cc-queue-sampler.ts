@@ -44,6 +44,8 @@ export class CcQueueSampler {
   private readonly omitted = new Set<number>();
   private readonly variables: string[] = [];
   private readonly variableIndex = new Map<string, number>();
+  /** Time of the last sample: the end-of-run sample repeats none taken at the same time. */
+  private lastPs: TimePs = -1;
   /** The switches whose parts report queues, with their part. */
   private readonly reporting: readonly { readonly index: number; readonly part: SwitchPart }[];
   private readonly portStride: number;
@@ -83,8 +85,13 @@ export class CcQueueSampler {
     );
   }
 
-  /** Samples now (also called once at the end of the run). */
+  /**
+   * Samples now (also called once at the end of the run, which may fall on a bin edge already
+   * sampled: a second sample there would repeat every row of that time).
+   */
   record(nowPs: TimePs): void {
+    if (nowPs === this.lastPs) return;
+    this.lastPs = nowPs;
     for (const { index: sw, part } of this.reporting) {
       part.sampleQueues!((outPort, vl, variable, value) => {
         const queue = this.queueOf(sw, outPort, vl);

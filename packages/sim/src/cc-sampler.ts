@@ -12,6 +12,8 @@ export class CcSampler {
   private readonly rows: number[] = [];
   private readonly variables: string[] = [];
   private readonly variableIndex = new Map<string, number>();
+  /** Time of the last sample: the end-of-run sample repeats none taken at the same time. */
+  private lastPs: TimePs = -1;
 
   constructor(
     private readonly network: Network,
@@ -20,8 +22,13 @@ export class CcSampler {
     atEveryBinEdge(network.scheduler, binPs, "metrics: cc sample", (nowPs) => this.record(nowPs));
   }
 
-  /** Samples now (also called once at the end of the run). */
+  /**
+   * Samples now (also called once at the end of the run, which may fall on a bin edge already
+   * sampled: a second sample there would repeat every row of that time).
+   */
   record(nowPs: TimePs): void {
+    if (nowPs === this.lastPs) return;
+    this.lastPs = nowPs;
     this.network.sampleCcFlows((flowId, variable, value) => {
       let index = this.variableIndex.get(variable);
       if (index === undefined) {

@@ -73,6 +73,10 @@ describe("cc-queues.csv", () => {
     // A sample at each bin edge (10, 20, … 400 µs) of every queue that had sent data by then.
     const times = [...new Set(rows.map((r) => +r.time_us!))];
     expect(times).toEqual(Array.from({ length: 40 }, (_, i) => 10 * (i + 1)));
+    // One row per time, queue and variable: the run ends on a bin edge, and the end-of-run
+    // sample must not repeat that edge's.
+    const keys = rows.map((r) => `${r.time_us} ${r.port_name} ${r.vl} ${r.variable}`);
+    expect(new Set(keys).size).toBe(keys.length);
     const paused = states.filter((r) => r.port_name === "S1.p3");
     expect(paused.some((r) => r.value === "2")).toBe(true);
     // From its first U on, it stays U (the victim test's finding, sampled).
