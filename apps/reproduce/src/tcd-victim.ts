@@ -46,7 +46,10 @@ const LEAD_NS = 20_000_000;
 /**
  * Variants of the plain-DCQCN run that test what keeps SB from pausing SA: round-robin
  * service instead of arrival order; the long flows running 20 ms before the incast as in the
- * reference; DCQCN's α starting at 1 instead of 0.5.
+ * reference; DCQCN's α starting at 1 instead of 0.5; CNPs on the reference's grid (its
+ * notification point, `CheckandSendQCN`, checks every 50 µs from a flow's first packet and sends
+ * a CNP if any packet of the interval had CE: NP-ECN's notification point with a marked
+ * fraction of 1e-9 does exactly that).
  */
 function variants(scale: number): Record<string, readonly Override[]> {
   const incastNs = 3_000_000 * scale;
@@ -62,6 +65,10 @@ function variants(scale: number): Record<string, readonly Override[]> {
     ],
     "long flows 20 ms before the incast": lead,
     "DCQCN's α starting at 1": [["cc.hosts.0.params.initialAlpha", 1]],
+    "CNPs on the reference's 50 µs grid from each flow's first packet": [
+      ["cc.hosts.0.params.npEcnReceiver", true],
+      ["cc.hosts.0.params.npEcnMarkedFraction", 1e-9],
+    ],
   };
 }
 
