@@ -25,6 +25,16 @@ const SCHEMES = [
 ] as const;
 type SchemeId = (typeof SCHEMES)[number]["id"];
 
+/**
+ * A control of the explanation: TCD's switch with DCQCN hosts that ignore UE (no
+ * `tcdReaction`: CE cuts, UE neither holds nor cuts), to tell TCD's marks from its hold.
+ */
+const UE_IGNORED = {
+  id: "dcqcn-tcd-ue-ignored",
+  label: "DCQCN, TCD's marks, UE ignored",
+  file: "tcd/fct-dcqcn-tcd.yaml",
+} as const;
+
 /** The pairs compared: without TCD, with TCD. */
 const PAIRS: readonly {
   readonly without: SchemeId;
@@ -59,15 +69,16 @@ const loadLabel = (load: number) => `${fmt(load * 100, 0)} %`;
 interface Run {
   readonly workload: (typeof WORKLOADS)[number];
   readonly load: number;
-  readonly scheme: (typeof SCHEMES)[number];
+  readonly scheme: { readonly id: string; readonly label: string; readonly file: string };
   readonly f: RunFigures;
 }
 
 async function runOne(
   workload: (typeof WORKLOADS)[number],
   load: number,
-  scheme: (typeof SCHEMES)[number],
+  scheme: Run["scheme"],
   scale: number,
+  extra: readonly Override[] = [],
 ): Promise<Run> {
   const warmupUs = Math.round(workload.warmupUs * scale);
   const stopUs = Math.round(workload.stopUs * scale);
@@ -77,6 +88,7 @@ async function runOne(
     ["traffic.0.stopNs", stopUs * 1000],
     ["run.warmupUs", warmupUs],
     ["run.durationUs", Math.round(workload.capUs * scale)],
+    ...extra,
   ];
   const { result } = await runScenario(scheme.file, 1, overrides);
   return { workload, load, scheme, f: runFigures(result, warmupUs, stopUs) };
@@ -111,7 +123,11 @@ function pairFindings(prefix: string, without: RunFigures, withTcd: RunFigures):
 }
 
 /** Why the findings that fail do: what TCD had to work with in these runs, as measured. */
-function explanation(runs: readonly Run[], findings: readonly Finding[]): string | undefined {
+function explanation(
+  runs: readonly Run[],
+  findings: readonly Finding[],
+  controls: readonly Run[],
+): string | undefined {
   const failed = findings.filter((f) => !f.holds);
   if (failed.length === 0) return undefined;
   const of = (id: SchemeId) => runs.filter((r) => r.scheme.id === id);
@@ -139,7 +155,8 @@ function explanation(runs: readonly Run[], findings: readonly Finding[]): string
   return [
     `${failed.length} of the ${findings.length} findings do not hold, ${improves} of them "TCD improves". Ratios without TCD / with TCD over the four workload × load runs: DCQCN median ${range(ratios("dcqcn", "dcqcn-tcd", "p50"))}×, p99 ${range(ratios("dcqcn", "dcqcn-tcd", "p99"))}×; IB CC median ${range(ratios("ib", "ib-tcd", "p50"))}×, p99 ${range(ratios("ib", "ib-tcd", "p99"))}× (the abstract: 3.3× and 2.0×).`,
     "TCD changes a flow's treatment only at ports it finds undetermined (ON-OFF under flow control): their packets get UE instead of CE and the hosts hold their rate instead of cutting it.",
-    `CEE: TCD marked ${range(of("dcqcn-tcd").map((r) => share(r, r.f.ueMarked)))} UE and ${range(of("dcqcn-tcd").map((r) => share(r, r.f.ceMarked)))} CE marks per 100 delivered packets (the run table's CE and UE columns), against ${range(of("dcqcn").map((r) => share(r, r.f.ceMarked)))} CE by DCQCN's RED (a packet may be marked at more than one hop); PFC sent ${range(pauses("dcqcn-tcd"), 0)} pause frames a run with DCQCN+TCD and ${range(pauses("dcqcn"), 0)} with DCQCN${morePauses ? ", more with TCD in every run" : ""}. Our reading (not traced further): flows held on UE keep sending into ports that are already ON-OFF, so those queues stay long, which brings more pauses and, downstream, more CE, and offsets what holding the rate gains.`,
+    `CEE: TCD marked ${range(of("dcqcn-tcd").map((r) => share(r, r.f.ueMarked)))} UE and ${range(of("dcqcn-tcd").map((r) => share(r, r.f.ceMarked)))} CE marks per 100 delivered packets (the run table's CE and UE columns), against ${range(of("dcqcn").map((r) => share(r, r.f.ceMarked)))} CE by DCQCN's RED (a packet may be marked at more than one hop); PFC sent ${range(pauses("dcqcn-tcd"), 0)} pause frames a run with DCQCN+TCD and ${range(pauses("dcqcn"), 0)} with DCQCN${morePauses ? ", more with TCD in every run" : ""}.`,
+    holdControl(runs, controls),
     Math.max(...ibUe.map((n, i) => share(of("ib-tcd")[i]!, n))) < 1
       ? `InfiniBand: TCD marked ${range(of("ib-tcd").map((r) => share(r, r.f.ueMarked)))} UE per 100 delivered packets (against ${range(of("ib-tcd").map((r) => share(r, r.f.ceMarked)))} CE, in FECN): under credits it found almost no port undetermined, so IB CC+TCD differs from IB CC mainly by TCD's simplified CE rule (the whole egress queue against the threshold, no hysteresis or Victim_Mask). A port becomes undetermined only after flow control has stopped it (an OFF period): the ports' transmitters went OFF ${range(offs("ib"), 0)} times a run under IB CC and ${range(offs("ib-tcd"), 0)} under IB CC+TCD, for ${range(offMs("ib"), 1)} and ${range(offMs("ib-tcd"), 1)} ms of port time, against ${range(offs("dcqcn"), 0)} and ${range(offs("dcqcn-tcd"), 0)} OFF periods (${range(offMs("dcqcn"), 1)} and ${range(offMs("dcqcn-tcd"), 1)} ms) under PFC with DCQCN and DCQCN+TCD.`
       : `InfiniBand: TCD marked ${range(of("ib-tcd").map((r) => share(r, r.f.ueMarked)))} UE per 100 delivered packets, against ${range(of("ib-tcd").map((r) => share(r, r.f.ceMarked)))} CE (FECN).`,
@@ -150,6 +167,24 @@ function explanation(runs: readonly Run[], findings: readonly Finding[]): string
         ]),
     "The abstract does not say for which workload, load, fabric size or traffic its ratios hold (the slides' Fig. 16 and 17 have no numbers in the text), and the fabric, loads and IB setup here are INFERRED.",
   ].join(" ");
+}
+
+/**
+ * TCD's marks against its hold, from the control runs whose hosts ignore UE: each change of the
+ * median and p99 slowdown, as a range over the four workload × load runs.
+ */
+function holdControl(runs: readonly Run[], controls: readonly Run[]): string {
+  const same = (a: Run, b: Run) => a.workload.id === b.workload.id && a.load === b.load;
+  const change = (from: SchemeId | "ue-ignored", to: SchemeId | "ue-ignored", q: "p50" | "p99") =>
+    controls.map((c) => {
+      const of = (id: SchemeId | "ue-ignored") =>
+        id === "ue-ignored" ? c : runs.find((r) => same(r, c) && r.scheme.id === id)!;
+      return (of(to).f.overall[q] / of(from).f.overall[q] - 1) * 100;
+    });
+  const range = (xs: readonly number[]) =>
+    `${fmt(Math.min(...xs), 0)} to ${fmt(Math.max(...xs), 0)} %`;
+  const pauses = controls.map((c) => c.f.pauseFrames);
+  return `To tell TCD's marks from its hold, the CEE runs again with TCD's switch and DCQCN hosts that ignore UE (CE cuts, UE neither holds nor cuts; "UE ignored" in the run table): against DCQCN, TCD's marks alone change the median slowdown by ${range(change("dcqcn", "ue-ignored", "p50"))} and the p99 by ${range(change("dcqcn", "ue-ignored", "p99"))}; adding the hold (DCQCN+TCD against UE ignored) changes the median by ${range(change("ue-ignored", "dcqcn-tcd", "p50"))} and the p99 by ${range(change("ue-ignored", "dcqcn-tcd", "p99"))} (${fmt(Math.min(...pauses), 0)}–${fmt(Math.max(...pauses), 0)} pause frames a run with UE ignored).`;
 }
 
 export const tcdFct: Experiment = {
@@ -164,6 +199,16 @@ export const tcdFct: Experiment = {
     for (const workload of WORKLOADS) {
       for (const load of LOADS) {
         for (const scheme of SCHEMES) runs.push(await runOne(workload, load, scheme, scale));
+      }
+    }
+    const controls: Run[] = [];
+    for (const workload of WORKLOADS) {
+      for (const load of LOADS) {
+        controls.push(
+          await runOne(workload, load, UE_IGNORED, scale, [
+            ["cc.hosts.0.params.tcdReaction", false],
+          ]),
+        );
       }
     }
     const find = (w: string, load: number, id: SchemeId) =>
@@ -192,12 +237,12 @@ export const tcdFct: Experiment = {
       ...WORKLOADS.map((w) =>
         bucketTable(w.label, runs.filter((r) => r.workload.id === w.id).map(rowOf)),
       ),
-      runTable(runs.map(rowOf)),
+      runTable([...runs, ...controls].map(rowOf)),
     ];
     const figures = WORKLOADS.map((w) =>
       bucketFigure(w.id, w.label, runs.filter((r) => r.workload.id === w.id).map(rowOf)),
     );
-    const why = explanation(runs, findings);
+    const why = explanation(runs, findings, controls);
     return { findings, tables, figures, ...(why === undefined ? {} : { explanation: why }) };
   },
 };
