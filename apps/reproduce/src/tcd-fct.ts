@@ -181,8 +181,9 @@ function holdControl(runs: readonly Run[], controls: readonly Run[]): string {
         id === "ue-ignored" ? c : runs.find((r) => same(r, c) && r.scheme.id === id)!;
       return (of(to).f.overall[q] / of(from).f.overall[q] - 1) * 100;
     });
+  const signed = (x: number) => `${x >= 0 ? "+" : "−"}${fmt(Math.abs(x), 1)}`;
   const range = (xs: readonly number[]) =>
-    `${fmt(Math.min(...xs), 0)} to ${fmt(Math.max(...xs), 0)} %`;
+    `${signed(Math.min(...xs))} to ${signed(Math.max(...xs))} %`;
   const pauses = controls.map((c) => c.f.pauseFrames);
   return `To tell TCD's marks from its hold, the CEE runs again with TCD's switch and DCQCN hosts that ignore UE (CE cuts, UE neither holds nor cuts; "UE ignored" in the run table): against DCQCN, TCD's marks alone change the median slowdown by ${range(change("dcqcn", "ue-ignored", "p50"))} and the p99 by ${range(change("dcqcn", "ue-ignored", "p99"))}; adding the hold (DCQCN+TCD against UE ignored) changes the median by ${range(change("ue-ignored", "dcqcn-tcd", "p50"))} and the p99 by ${range(change("ue-ignored", "dcqcn-tcd", "p99"))} (${fmt(Math.min(...pauses), 0)}–${fmt(Math.max(...pauses), 0)} pause frames a run with UE ignored).`;
 }
