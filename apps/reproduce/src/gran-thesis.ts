@@ -159,16 +159,23 @@ async function stageThreeMarks(file: string, stageUs: number, scale: number) {
     (await runScenario(file, scale, [["run.durationUs", stages * stageUs]])).result;
   const before = await upTo(2);
   const after = await upTo(3);
-  const lastCcti = (r: typeof after, src: string, dst: string) => {
+  // Each run's cc-flows.csv, parsed once: the CCTI of flow src→dst in its last sample.
+  const lastCcti = (r: typeof after) => {
     const cc = resultTable(r, "cc-flows.csv");
-    const rows = cc.rows.filter(
-      (row) =>
-        row[cc.col("src")] === src &&
-        row[cc.col("dst")] === dst &&
-        row[cc.col("variable")] === "ccti",
-    );
-    return rows.length === 0 ? 0 : Number(rows[rows.length - 1]![cc.col("value")]);
+    const [srcCol, dstCol, variable, value] = ["src", "dst", "variable", "value"].map(cc.col) as [
+      number,
+      number,
+      number,
+      number,
+    ];
+    const last = new Map<string, number>();
+    for (const row of cc.rows) {
+      if (row[variable] === "ccti") last.set(`${row[srcCol]}→${row[dstCol]}`, Number(row[value]));
+    }
+    return (name: string) => last.get(name) ?? 0;
   };
+  const cctiBefore = lastCcti(before);
+  const cctiAfter = lastCcti(after);
   return activeIn(2).map((name) => {
     const [src, dst] = name.split("→") as [string, string];
     const of = (r: typeof after) =>
@@ -179,8 +186,8 @@ async function stageThreeMarks(file: string, stageUs: number, scale: number) {
       name: src,
       marks: a.marks.fecn - (b?.marks.fecn ?? 0),
       packets: a.deliveredPackets - (b?.deliveredPackets ?? 0),
-      cctiStart: lastCcti(before, src, dst),
-      cctiEnd: lastCcti(after, src, dst),
+      cctiStart: cctiBefore(name),
+      cctiEnd: cctiAfter(name),
     };
   });
 }
