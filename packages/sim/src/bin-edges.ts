@@ -21,6 +21,16 @@ export function atEveryBinEdge(
 }
 
 /**
+ * Drops the trailing records of `rows` (records of `stride` numbers, the time first) taken at
+ * `timePs`. A gauge sampler calls it before sampling: the end-of-run sample can fall on a bin
+ * edge already sampled, and it supersedes that edge's sample, which was taken before the other
+ * events of that time (a sampled variable may change at the edge itself, e.g. a CCTI timer).
+ */
+export function dropRowsAt(rows: number[], stride: number, timePs: TimePs): void {
+  while (rows.length >= stride && rows[rows.length - stride] === timePs) rows.length -= stride;
+}
+
+/**
  * A sampler's rows summed per key and bin: `rows` holds records of `stride` numbers, each
  * `[binStartPs, …, value]` (the value last), and `keyOf(i)` gives the key of the record at
  * offset `i`. Each key that has a record gets an array of `bins` totals, for a CSV that lists

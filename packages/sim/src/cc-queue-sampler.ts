@@ -1,7 +1,7 @@
 import type { TimePs } from "@cclab/core-des";
 import type { SwitchPart } from "@cclab/fabric";
 import type { Network } from "@cclab/network";
-import { atEveryBinEdge } from "./bin-edges.js";
+import { atEveryBinEdge, dropRowsAt } from "./bin-edges.js";
 import type { PortMap } from "./port-map.js";
 import type { QueueValueLabelsJson } from "./queue-value-labels.js";
 
@@ -44,8 +44,6 @@ export class CcQueueSampler {
   private readonly omitted = new Set<number>();
   private readonly variables: string[] = [];
   private readonly variableIndex = new Map<string, number>();
-  /** Time of the last sample: the end-of-run sample repeats none taken at the same time. */
-  private lastPs: TimePs = -1;
   /** The switches whose parts report queues, with their part. */
   private readonly reporting: readonly { readonly index: number; readonly part: SwitchPart }[];
   private readonly portStride: number;
@@ -86,12 +84,11 @@ export class CcQueueSampler {
   }
 
   /**
-   * Samples now (also called once at the end of the run, which may fall on a bin edge already
-   * sampled: a second sample there would repeat every row of that time).
+   * Samples now (also called once at the end of the run; when that falls on a bin edge, its
+   * sample replaces the edge's, so the last rows hold the run's final state).
    */
   record(nowPs: TimePs): void {
-    if (nowPs === this.lastPs) return;
-    this.lastPs = nowPs;
+    dropRowsAt(this.rows, 4, nowPs);
     for (const { index: sw, part } of this.reporting) {
       part.sampleQueues!((outPort, vl, variable, value) => {
         const queue = this.queueOf(sw, outPort, vl);

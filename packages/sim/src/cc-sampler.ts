@@ -1,6 +1,6 @@
 import type { TimePs } from "@cclab/core-des";
 import type { Network } from "@cclab/network";
-import { atEveryBinEdge } from "./bin-edges.js";
+import { atEveryBinEdge, dropRowsAt } from "./bin-edges.js";
 
 /**
  * The `cc` series: every sender part's per-flow variables (e.g. InfiniBand's CCTI and the
@@ -12,8 +12,6 @@ export class CcSampler {
   private readonly rows: number[] = [];
   private readonly variables: string[] = [];
   private readonly variableIndex = new Map<string, number>();
-  /** Time of the last sample: the end-of-run sample repeats none taken at the same time. */
-  private lastPs: TimePs = -1;
 
   constructor(
     private readonly network: Network,
@@ -23,12 +21,11 @@ export class CcSampler {
   }
 
   /**
-   * Samples now (also called once at the end of the run, which may fall on a bin edge already
-   * sampled: a second sample there would repeat every row of that time).
+   * Samples now (also called once at the end of the run; when that falls on a bin edge, its
+   * sample replaces the edge's, so the last rows hold the run's final state).
    */
   record(nowPs: TimePs): void {
-    if (nowPs === this.lastPs) return;
-    this.lastPs = nowPs;
+    dropRowsAt(this.rows, 4, nowPs);
     this.network.sampleCcFlows((flowId, variable, value) => {
       let index = this.variableIndex.get(variable);
       if (index === undefined) {

@@ -26,4 +26,25 @@ describe("cc-flows.csv", () => {
     const times = [...new Set(csvRows(result, "cc-flows.csv").map((r) => +r.time_us!))];
     expect(times).toEqual([1000, 2000, 2500]);
   });
+
+  it("ends with the run's final state also when the run ends on a bin edge", async () => {
+    // At 150 ms a CCTI timer fires at the same time as the bin edge, after the edge's sample.
+    // Sampling changes nothing, so a run whose end is not a bin edge (7 µs bins) ends in the
+    // same state, and both files' last rows must agree.
+    const lastRows = async (binUs: number) => {
+      const result = await runShipped("gran-thesis/one-switch-single-threshold.yaml", [
+        "run.durationUs=150000",
+        `metrics.binUs=${binUs}`,
+      ]);
+      const rows = csvRows(result, "cc-flows.csv");
+      const end = rows.at(-1)!.time_us;
+      return rows
+        .filter((r) => r.time_us === end)
+        .map((r) => `${r.flow} ${r.variable} ${r.value}`)
+        .sort();
+    };
+    const onEdge = await lastRows(1000);
+    expect(onEdge).toEqual(await lastRows(7));
+    expect(onEdge.length).toBeGreaterThan(0);
+  });
 });
