@@ -1,15 +1,16 @@
 /**
- * The SRP paper's uniform-traffic experiments (seed 000_23e1115f082a0339.txt): latency, load,
- * overhead and speculation (Fig. 8–11), saturation by message size (Fig. 9), and speculative
- * drops against TTW and n_max (Fig. 12, 13).
+ * The SRP paper's uniform-traffic experiments (seed 000_23e1115f082a0339.txt): saturation by
+ * message size (Fig. 9) and speculative drops against TTW and n_max (Fig. 12, 13). Latency,
+ * load, overhead and speculation (Fig. 8–11) are in srp-fig8-11.ts.
  */
 import type { SimulationResult } from "@cclab/sim";
-import { meanChannelUtilisation } from "./channel-utilisation.js";
 import { type Experiment, type Finding, fmt, signedPct } from "./experiment.js";
 import { type Override, runScenario } from "./scenario-file.js";
 import {
+  AUTHORS_SWITCH,
   between,
   file,
+  flitPerNs,
   HOSTS,
   LABEL,
   LINK_GBPS,
@@ -150,23 +151,6 @@ async function dropCurves(
   return curves;
 }
 
-/**
- * Booksim moves one flit per channel per cycle, and the paper's routers run at 1 GHz (seed line
- * 92): if its µs are thousands of cycles, a 32-flit packet took 32 ns, not the 204.8 ns of
- * 10 Gb/s, and TTW spanned 6.4 times more packet times. These overrides give that time base:
- * 64 Gb/s links (64-bit flits at 1 GHz) and runs 6.4 times shorter, so each host sends as
- * many packets as in a 10 Gb/s run; latencies and TTW stay in ns.
- */
-const FLIT_PER_NS_GBPS = 64;
-function flitPerNs(scale: number): Override[] {
-  const shorter = LINK_GBPS / FLIT_PER_NS_GBPS;
-  return [
-    ["topology.rateGbps", FLIT_PER_NS_GBPS],
-    ["run.durationUs", Math.round(1000 * scale * shorter * 100) / 100],
-    ["run.warmupUs", Math.round(200 * scale * shorter * 100) / 100],
-  ];
-}
-
 function doublingFindings(
   curves: readonly DropCurve[],
   name: string,
@@ -236,6 +220,19 @@ export const srpFig12And13: Experiment = {
               untilRoom,
             ),
           };
+    // The three readings of the authors' code together (srp-fig8-11 runs them too).
+    const allThree =
+      ttwHolds || quick
+        ? undefined
+        : await dropCurves(
+            "ttwUs",
+            [0.65, 1.3, 2.6],
+            loads,
+            1024,
+            scale,
+            flitPerNs(scale),
+            AUTHORS_SWITCH,
+          );
     const cutsOf = (curves: readonly DropCurve[]) =>
       loads.map((load, i) => ({
         load,
@@ -268,7 +265,7 @@ export const srpFig12And13: Experiment = {
       ...(ttwHolds
         ? {}
         : {
-            explanation: `Per load, the TTW doublings cut the drop rate by ${cutText(ttw)}. Where the drop rate peaks, at high load, speculative packets are dropped mostly at the last hop, the destination leaf's port to the host: there they wait behind the granted packets of other sources (a speculative packet is served only when no normal packet may use the port, at the switches and at the sending host), and at high load that wait exceeds any of these TTWs, so a longer TTW moves the drop later instead of avoiding it. Our drop rates are also well above the paper's (it puts the bandwidth lost to drops below 1.5 %, line 195). The authors' simulator (Booksim with SRP, in the public booksim2 history) measures TTW as we do, the queueing time from arrival in an input buffer to the switch grant summed over routers.${fast === undefined ? "" : ` One difference we found is the time base: Booksim moves one flit per cycle, so if the paper's times are its cycles at 1 GHz (line 92), a 32-flit packet took 32 ns and a TTW spanned 6.4 times more packet times than at 10 Gb/s. With 64 Gb/s links (one 64-bit flit per ns; runs 6.4 times shorter, so as many packets per host) the TTW doublings cut the drop rate by ${cutText(fast)}, and the peak by ${peakCuts(fast)}, ${rangeText(fast)}${peakCutValues(fast).some((x) => between(x, 0.35, 0.65)) ? "" : ": the time base accounts for the drops at moderate load, not for those at the peak"}.`}${authors === undefined ? "" : ` The second difference is when TTW is checked: the authors' routers check a speculative packet when it arrives (on its queueing at the switches before) and while its head waits for an output lane (output buffer space and credits downstream); once it has one it is not dropped there, though its wait for the crossbar counts at the next router. Ours, as shipped, checks whenever the arbiter considers the head, which on the low-priority lane is whenever no normal packet may use the output, so a speculative packet with room in its output buffer is still dropped while normal packets hold the crossbar. With the authors' check (SRP's dropCheck: until-room) the peak drop rate is ${fmt(authors.slow[1]!.peak * 1000, 2)} drops per host per ms at TTW 1.3 µs against ${fmt(ttw[1]!.peak * 1000, 2)} as shipped, and the TTW doublings cut the peak by ${peakCuts(authors.slow)} at 10 Gb/s (${rangeText(authors.slow)}); with both differences, the authors' check and one flit per ns, by ${peakCuts(authors.fast)} (${rangeText(authors.fast)}), per load by ${cutText(authors.fast)}. Both are readings of the authors' code, not of the paper's text, which gives 10 Gb/s links (line 92) and checks the timestamp at the head of the input buffer (line 70) or on arrival (line 247); the rows above keep the shipped model.`} We have not found the rest of the difference.`,
+            explanation: `Per load, the TTW doublings cut the drop rate by ${cutText(ttw)}. Where the drop rate peaks, at high load, speculative packets are dropped mostly at the last hop, the destination leaf's port to the host: there they wait behind the granted packets of other sources (a speculative packet is served only when no normal packet may use the port, at the switches and at the sending host), and at high load that wait exceeds any of these TTWs, so a longer TTW moves the drop later instead of avoiding it. Our drop rates are also well above the paper's (it puts the bandwidth lost to drops below 1.5 %, line 195). The authors' simulator (Booksim with SRP, in the public booksim2 history) measures TTW as we do, the queueing time from arrival in an input buffer to the switch grant summed over routers.${fast === undefined ? "" : ` One difference we found is the time base: Booksim moves one flit per cycle, so if the paper's times are its cycles at 1 GHz (line 92), a 32-flit packet took 32 ns and a TTW spanned 6.4 times more packet times than at 10 Gb/s. With 64 Gb/s links (one 64-bit flit per ns; runs 6.4 times shorter, so as many packets per host) the TTW doublings cut the drop rate by ${cutText(fast)}, and the peak by ${peakCuts(fast)}, ${rangeText(fast)}${peakCutValues(fast).some((x) => between(x, 0.35, 0.65)) ? "" : ": the time base accounts for the drops at moderate load, not for those at the peak"}.`}${authors === undefined ? "" : ` The second difference is when TTW is checked: the authors' routers check a speculative packet when it arrives (on its queueing at the switches before) and while its head waits for an output lane (output buffer space and credits downstream); once it has one it is not dropped there, though its wait for the crossbar counts at the next router. Ours, as shipped, checks whenever the arbiter considers the head, which on the low-priority lane is whenever no normal packet may use the output, so a speculative packet with room in its output buffer is still dropped while normal packets hold the crossbar. With the authors' check (SRP's dropCheck: until-room) the peak drop rate is ${fmt(authors.slow[1]!.peak * 1000, 2)} drops per host per ms at TTW 1.3 µs against ${fmt(ttw[1]!.peak * 1000, 2)} as shipped, and the TTW doublings cut the peak by ${peakCuts(authors.slow)} at 10 Gb/s (${rangeText(authors.slow)}); with both differences, the authors' check and one flit per ns, by ${peakCuts(authors.fast)} (${rangeText(authors.fast)}), per load by ${cutText(authors.fast)}. Both are readings of the authors' code, not of the paper's text, which gives 10 Gb/s links (line 92) and checks the timestamp at the head of the input buffer (line 70) or on arrival (line 247); the rows above keep the shipped model.`}${allThree === undefined ? "" : ` The third difference is how the speculative lane is queued: the authors' code (a later version in the same history) queues it per output at every input (its reservation_spec_voq, on by default), where the paper gives it one FIFO per input (line 98). With all three (one flit per ns, the authors' check, the speculative lane per output: SRP's fifoLanes: false) the peak drop rate is ${fmt(allThree[1]!.peak * 1000, 2)} drops per host per ms at TTW 1.3 µs, the TTW doublings cut the peak by ${peakCuts(allThree)} (${rangeText(allThree)}), per load by ${cutText(allThree)}; srp-fig8-11 runs Figs. 8–11 under the same three readings.`} We have not found the rest of the difference.`,
           }),
       tables: [
         curveTable(ttw, loads, "TTW, µs (drops per host per ms)"),
@@ -295,170 +292,17 @@ export const srpFig12And13: Experiment = {
                 "TTW, µs, the authors' drop check and one flit per ns: 64 Gb/s links (drops per host per ms)",
               ),
             ]),
+        ...(allThree === undefined
+          ? []
+          : [
+              curveTable(
+                allThree,
+                loads,
+                "TTW, µs, the authors' drop check, one flit per ns and the speculative lane per output (drops per host per ms)",
+              ),
+            ]),
         curveTable(nMax, loads, "n_max, packets (drops per host per ms)"),
       ],
-    };
-  },
-};
-
-// --- Fig. 8–11 -------------------------------------------------------------------------------
-
-/** What one uniform run at one load gives the Fig. 8–11 comparisons. */
-interface UniformPoint {
-  readonly load: number;
-  readonly latencyNs: number;
-  /** Payload accepted in the window, fraction of all hosts' link capacity. */
-  readonly accepted: number;
-  /** Speculative packets injected and dropped, per host per µs. */
-  readonly speculative: number;
-  readonly drops: number;
-  /** SRP's control and dropped bytes over the data bytes delivered (end to end). */
-  readonly overhead: number;
-  /**
-   * Mean utilisation of every channel (switch outputs and host uplinks) in the window; NaN for
-   * a run without the `link-throughput` series.
-   */
-  readonly channels: number;
-}
-
-function uniformPoint(result: SimulationResult, load: number): UniformPoint {
-  const s = result.summary;
-  const links = result.files.get("link-throughput.csv");
-  const c = s.totals.ccCounters;
-  const perHostUs = (n: number | undefined) => (n ?? 0) / (HOSTS * s.simulatedUs);
-  const control =
-    (c.reservationsSent ?? 0) +
-    (c.grantsReceived ?? 0) +
-    (c.acksReceived ?? 0) +
-    (c.nacksReceived ?? 0);
-  return {
-    load,
-    latencyNs: s.latencyNs.total?.mean ?? Number.NaN,
-    accepted: s.totals.windowGbps / (HOSTS * LINK_GBPS),
-    speculative: perHostUs(c.speculativeSent),
-    drops: perHostUs(c.speculativeDropped),
-    overhead:
-      (control * 8 + (c.speculativeDropped ?? 0) * 256) / Math.max(1, s.totals.deliveredBytes),
-    channels:
-      links === undefined
-        ? Number.NaN
-        : meanChannelUtilisation(links, result.scenario.run.warmupUs, LINK_GBPS),
-  };
-}
-
-export const srpFig8To11: Experiment = {
-  id: "srp-fig8-11",
-  title: "SRP Fig. 8–11: uniform random 4-packet messages, latency, saturation and overhead",
-  source: `${SEED}, lines 156–195 (Fig. 8–11)`,
-  scenarios: ["srp/uniform.yaml", "srp/uniform-srp.yaml", "srp/uniform-ecn.yaml"],
-  notes:
-    "Uniform random traffic of 4-packet messages (1024 B) from every host, Poisson arrivals, 1 ms with the first 0.2 ms not measured, at each load. Latency is the mean total packet latency (source queueing included), as Fig. 8. Saturation throughput is the payload accepted with every host offered its full link rate (load 100 %). Channel utilization, as the paper's Fig. 10, is the mean over every channel (each switch output and host uplink) and every 20 µs bin of the window of the bytes it sent (all packets, control and dropped ones included, on every hop they crossed) over its capacity, from the runs' link-throughput series; SRP's overhead is its utilization less the baseline's at the same offered load. The end-to-end overhead beside it counts SRP's control packets (8 bytes each: reservations, grants, ACKs, NACKs) and the dropped speculative packets (256 bytes each, once) over the data delivered. Fig. 9's other message sizes are in srp-fig9.",
-  async run({ scale, quick }) {
-    const loads = quick ? [0.3, 0.6, 0.85] : [0.1, 0.3, 0.5, 0.6, 0.7, 0.8, 0.85, 0.9];
-    const points = { none: [] as UniformPoint[], srp: [] as UniformPoint[] };
-    for (const scheme of ["none", "srp"] as const) {
-      for (const load of loads) {
-        const { result } = await runScenario(file("uniform", scheme), scale, [
-          ["traffic.0.loadFraction", load],
-          ["metrics.series", ["host-throughput", "link-throughput"]],
-        ]);
-        points[scheme].push(uniformPoint(result, load));
-      }
-    }
-    const saturation = {} as Record<Scheme, number>;
-    for (const scheme of SCHEMES) {
-      const { result } = await runScenario(file("uniform", scheme), scale, [
-        ["traffic.0.loadFraction", 1],
-      ]);
-      saturation[scheme] = uniformPoint(result, 1).accepted;
-    }
-    // Fig. 8: SRP's latency over the baseline's, at loads the baseline still accepts.
-    const below = loads
-      .map((load, i) => ({ load, base: points.none[i]!, srp: points.srp[i]! }))
-      .filter((x) => x.base.accepted >= 0.97 * x.load);
-    const overheads = below.map((x) => ({
-      load: x.load,
-      over: x.srp.latencyNs / x.base.latencyNs - 1,
-    }));
-    const peak = overheads.reduce((a, b) => (b.over > a.over ? b : a));
-    const spec = points.srp.map((p) => p.speculative);
-    const specPeakAt = loads[spec.indexOf(Math.max(...spec))]!;
-    const maxOverhead = Math.max(...points.srp.map((p) => p.overhead));
-    // Fig. 10: the channel utilisation SRP adds to the baseline's at the same offered load.
-    const extra = loads.map((load, i) => ({
-      load,
-      points: points.srp[i]!.channels - points.none[i]!.channels,
-    }));
-    const extraPeak = extra.reduce((a, b) => (b.points > a.points ? b : a));
-    const satSrpBase = saturation.srp / saturation.none - 1;
-    const satSrpEcn = saturation.srp / saturation.ecn - 1;
-    const findings: Finding[] = [
-      {
-        what: "Fig. 8: SRP's latency over the baseline's, at its peak",
-        paper: "+25 % at most, peaking near 85 % load",
-        ours: `${signedPct(peak.over)} at ${fmt(peak.load * 100, 0)} % load`,
-        deviation: `${signedPct(peak.over - 0.25)} points`,
-        holds: peak.over <= 0.3,
-        tolerance: "at most +30 %",
-      },
-      {
-        what: "Fig. 9: saturation throughput with SRP against the baseline, 4-packet messages",
-        paper: "+6 %",
-        ours: `${signedPct(satSrpBase)} (${fmt(saturation.none * 100, 1)} → ${fmt(saturation.srp * 100, 1)} % of capacity)`,
-        deviation: `${signedPct(satSrpBase - 0.06)} points`,
-        holds: between(satSrpBase, 0.03, 0.09),
-        tolerance: "+3 % to +9 %",
-      },
-      {
-        what: "Fig. 9: saturation throughput with SRP against ECN, 4-packet messages",
-        paper: "+3 %",
-        ours: `${signedPct(satSrpEcn)} (ECN ${fmt(saturation.ecn * 100, 1)} % of capacity)`,
-        deviation: `${signedPct(satSrpEcn - 0.03)} points`,
-        holds: between(satSrpEcn, 0, 0.06),
-        tolerance: "0 to +6 %",
-      },
-      {
-        what: "Fig. 10: SRP's channel utilization above the baseline's, at its peak",
-        paper: "below 2.5 % of the bandwidth, peaking after 70 % load (line 187)",
-        ours: `+${fmt(extraPeak.points * 100, 1)} points at ${fmt(extraPeak.load * 100, 0)} % load (end to end, control and dropped bytes over data delivered: at most ${fmt(maxOverhead * 100, 1)} %)`,
-        deviation: `${signedPct(extraPeak.points - 0.025)} points`,
-        holds: extraPeak.points < 0.025,
-        tolerance: "below 2.5 points",
-      },
-      {
-        what: "Fig. 11: speculative injection peaks at mid load and falls above it",
-        paper: "peaks at about 50 % load",
-        ours: `peaks at ${fmt(specPeakAt * 100, 0)} % load`,
-        deviation: "",
-        holds: specPeakAt >= 0.3 && specPeakAt <= 0.7 && spec[spec.length - 1]! < Math.max(...spec),
-        tolerance: "peak between 30 and 70 %, lower at the highest load",
-      },
-    ];
-    const table = [
-      "| load | latency no CC | latency SRP | accepted no CC | accepted SRP | speculative injected | dropped | channel utilization no CC | SRP | SRP overhead, end to end |",
-      "|---|---|---|---|---|---|---|---|---|---|",
-      ...loads.map((load, i) => {
-        const b = points.none[i]!;
-        const r = points.srp[i]!;
-        return `| ${fmt(load * 100, 0)} % | ${fmt(b.latencyNs / 1000, 2)} µs | ${fmt(r.latencyNs / 1000, 2)} µs | ${fmt(b.accepted * 100, 1)} % | ${fmt(r.accepted * 100, 1)} % | ${fmt(r.speculative * 1000, 0)} /host/ms | ${fmt(r.drops * 1000, 0)} /host/ms | ${fmt(b.channels * 100, 2)} % | ${fmt(r.channels * 100, 2)} % | ${fmt(r.overhead * 100, 1)} % |`;
-      }),
-    ].join("\n");
-    const sat = [
-      "| offered 100 % | no CC | SRP | ECN |",
-      "|---|---|---|---|",
-      `| accepted, % of capacity | ${SCHEMES.map((s) => fmt(saturation[s] * 100, 1)).join(" | ")} |`,
-    ].join("\n");
-    const last = points.srp[points.srp.length - 1]!;
-    const first = points.srp[0]!;
-    const failing = findings.filter((f) => !f.holds).length;
-    return {
-      findings,
-      tables: [table, sat],
-      ...(failing === 0
-        ? {}
-        : {
-            explanation: `Our speculative packets are dropped far more often than the paper's (see srp-fig12-13): at ${fmt(last.load * 100, 0)} % load ${fmt(last.drops * 1000, 0)} drops per host per ms against ${fmt(last.speculative * 1000, 0)} speculative packets injected. Each drop costs a NACK, a wait for the grant's start time and a resend, which is where SRP's extra latency at high load and most of its overhead come from. At ${fmt(first.load * 100, 0)} % load, with ${fmt(first.drops * 1000, 0)} drops per host per ms, the overhead (${fmt(first.overhead * 100, 1)} %) is mostly control packets: a reservation, a grant and an ACK per speculative packet for every 1024-byte message.`,
-          }),
     };
   },
 };
