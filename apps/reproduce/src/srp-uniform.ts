@@ -191,48 +191,27 @@ export const srpFig12And13: Experiment = {
     "Uniform random traffic with SRP on the 256-node fat tree, 1 ms with the first 0.2 ms not measured, at several loads; the drop rate is speculative packets dropped per host per ms over the run, and its peak is the highest over the loads. Fig. 12: 4-packet messages, TTW 0.65, 1.3 and 2.6 µs (the paper spans 0.6–2.6 µs). Fig. 13: 256-packet messages, n_max 16, 32 and 64 packets.",
   async run({ scale, quick }) {
     const loads = quick ? [0.5, 0.8] : [0.3, 0.5, 0.7, 0.8, 0.9];
-    const ttw = await dropCurves("ttwUs", [0.65, 1.3, 2.6], loads, 1024, scale);
+    // Fig. 12's TTW curves (4-packet messages) under a model: shipped, or a reading of the code.
+    const ttwCurves = (extra: readonly Override[] = [], switchParams = {}) =>
+      dropCurves("ttwUs", [0.65, 1.3, 2.6], loads, 1024, scale, extra, switchParams);
+    const ttw = await ttwCurves();
     const nMax = await dropCurves("nMaxPackets", [16, 32, 64], loads, 65536, scale);
     const findings = [
       ...doublingFindings(ttw, "TTW", "µs", "each doubling of TTW about halves it"),
       ...doublingFindings(nMax, "n_max", "packets", "each doubling of n_max halves it"),
     ];
     const ttwHolds = findings.slice(0, 2).every((f) => f.holds);
-    // The time-base check costs as much as the TTW curves: full-length runs only.
-    const fast =
-      ttwHolds || quick
-        ? undefined
-        : await dropCurves("ttwUs", [0.65, 1.3, 2.6], loads, 1024, scale, flitPerNs(scale));
-    // The authors' drop check (dropCheck: until-room), at both time bases: full length only.
+    // The readings of the authors' code cost as much as the TTW curves each: full length only.
+    const variants = !(ttwHolds || quick);
+    // The time base.
+    const fast = variants ? await ttwCurves(flitPerNs(scale)) : undefined;
+    // The authors' drop check (dropCheck: until-room), at both time bases.
     const untilRoom = { dropCheck: "until-room" };
-    const authors =
-      ttwHolds || quick
-        ? undefined
-        : {
-            slow: await dropCurves("ttwUs", [0.65, 1.3, 2.6], loads, 1024, scale, [], untilRoom),
-            fast: await dropCurves(
-              "ttwUs",
-              [0.65, 1.3, 2.6],
-              loads,
-              1024,
-              scale,
-              flitPerNs(scale),
-              untilRoom,
-            ),
-          };
-    // The three readings of the authors' code together (srp-fig8-11 runs them too).
-    const allThree =
-      ttwHolds || quick
-        ? undefined
-        : await dropCurves(
-            "ttwUs",
-            [0.65, 1.3, 2.6],
-            loads,
-            1024,
-            scale,
-            flitPerNs(scale),
-            AUTHORS_SWITCH,
-          );
+    const authors = variants
+      ? { slow: await ttwCurves([], untilRoom), fast: await ttwCurves(flitPerNs(scale), untilRoom) }
+      : undefined;
+    // The three readings together (srp-fig8-11 runs them too).
+    const allThree = variants ? await ttwCurves(flitPerNs(scale), AUTHORS_SWITCH) : undefined;
     const cutsOf = (curves: readonly DropCurve[]) =>
       loads.map((load, i) => ({
         load,
