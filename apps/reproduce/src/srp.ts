@@ -5,18 +5,13 @@
  */
 import type { Experiment } from "./experiment.js";
 import { srpFig8To11 } from "./srp-fig8-11.js";
-import { srpFig4, srpFig5, srpFig6, srpFig7, srpFig14 } from "./srp-hotspot.js";
+import { srpFig4, srpFig5, srpFig6 } from "./srp-hotspot.js";
+import { srpFig7, srpFig14 } from "./srp-transients.js";
 import { srpFig9, srpFig12And13 } from "./srp-uniform.js";
 
 export { srpFig8To11 } from "./srp-fig8-11.js";
-export {
-  type HotspotFigures,
-  srpFig4,
-  srpFig5,
-  srpFig6,
-  srpFig7,
-  srpFig14,
-} from "./srp-hotspot.js";
+export { type HotspotFigures, srpFig4, srpFig5, srpFig6 } from "./srp-hotspot.js";
+export { srpFig7, srpFig14 } from "./srp-transients.js";
 export { srpFig9, srpFig12And13 } from "./srp-uniform.js";
 
 /** The SRP experiments, in report order. */
