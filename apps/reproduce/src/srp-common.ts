@@ -62,3 +62,14 @@ export function flitPerNs(scale: number, binUs?: number): Override[] {
  * on by default there) where the paper's text has one FIFO (line 98).
  */
 export const AUTHORS_SWITCH = { dropCheck: "until-room", fifoLanes: false } as const;
+
+/**
+ * A shipped scenario of `scheme` on the authors' time base with the paper's times unchanged (if
+ * its µs are thousands of 1 GHz cycles, a 1 ms onset is 1 ms here too), SRP's switches as theirs.
+ */
+export function authorsTimeBase(scheme: Scheme): Override[] {
+  return [
+    ["topology.rateGbps", FLIT_PER_NS_GBPS],
+    ...(scheme === "srp" ? ([["cc.switch.params", AUTHORS_SWITCH]] as Override[]) : []),
+  ];
+}

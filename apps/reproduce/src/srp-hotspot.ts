@@ -7,7 +7,7 @@ import type { SimulationResult } from "@cclab/sim";
 import { type Experiment, type Finding, fmt, signedPct } from "./experiment.js";
 import { type Override, runScenario } from "./scenario-file.js";
 import {
-  AUTHORS_SWITCH,
+  authorsTimeBase,
   between,
   FLIT_PER_NS_GBPS,
   file,
@@ -333,10 +333,7 @@ export const srpFig6: Experiment = {
     const fast =
       quick || findings[2]!.holds
         ? undefined
-        : await backgroundRows(scale, FLIT_PER_NS_GBPS, (s) => [
-            ["topology.rateGbps", FLIT_PER_NS_GBPS],
-            ...(s === "srp" ? ([["cc.switch.params", AUTHORS_SWITCH]] as Override[]) : []),
-          ]);
+        : await backgroundRows(scale, FLIT_PER_NS_GBPS, authorsTimeBase);
     const x = fast?.find((r) => r.scheme === "ecn");
     const onFast =
       x === undefined

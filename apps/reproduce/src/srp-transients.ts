@@ -9,8 +9,7 @@ import { latencyBackAfterUs, throughputBackAfterUs } from "./onset-recovery.js";
 import { resultTable } from "./result-table.js";
 import { type Override, runScenario } from "./scenario-file.js";
 import {
-  AUTHORS_SWITCH,
-  FLIT_PER_NS_GBPS,
+  authorsTimeBase,
   file,
   HOSTS,
   HOT_SENDERS,
@@ -244,8 +243,7 @@ export const srpFig7: Experiment = {
       for (const s of SCHEMES) {
         const { result } = await runScenario(file("onset-40", s), scale, [
           ...onset,
-          ["topology.rateGbps", FLIT_PER_NS_GBPS],
-          ...(s === "srp" ? ([["cc.switch.params", AUTHORS_SWITCH]] as Override[]) : []),
+          ...authorsTimeBase(s),
         ]);
         fast[s] = onsetFigures(result, scale);
       }
