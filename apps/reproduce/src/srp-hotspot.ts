@@ -245,6 +245,9 @@ function backgroundAccepted(
 }
 
 /** The hot-spot-free reference: uniform 8-packet messages from every host at `load`. */
+/** The background's load (`scenarios/srp/background-40*.yaml`), a fraction of its links. */
+const BACKGROUND_LOAD = 0.4;
+
 const referenceOverrides = (load: number): Override[] => [
   ["traffic.0.loadFraction", load],
   ["traffic.0.size", { kind: "fixed", bytes: 2048 }],
@@ -268,7 +271,7 @@ async function backgroundRows(
     const hot = (await runScenario(file("background-40", s), scale, extra(s))).result;
     const free = (
       await runScenario(file("uniform", s), scale, [
-        ...referenceOverrides(0.4).map(scaleRun(scale)),
+        ...referenceOverrides(BACKGROUND_LOAD).map(scaleRun(scale)),
         ...extra(s),
       ])
     ).result;
@@ -315,7 +318,7 @@ export const srpFig6: Experiment = {
       {
         what: "no CC: background accepted throughput with the hot-spot",
         paper: "saturates below 10 % of capacity",
-        ours: `${fmt(row("none").hot * 100, 1)} % (offered 40 %)`,
+        ours: `${fmt(row("none").hot * 100, 1)} % (offered ${fmt(BACKGROUND_LOAD * 100, 0)} %)`,
         deviation: "",
         holds: row("none").hot < 0.1,
         tolerance: "below 10 %",

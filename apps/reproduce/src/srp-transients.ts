@@ -221,6 +221,21 @@ function onsetTable(f: Record<Scheme, OnsetFigures>, heading: string): string {
   ].join("\n");
 }
 
+/** Each network's onset run (Fig. 7) with `extra` overrides each. */
+async function onsetRuns(
+  scale: number,
+  extra: (s: Scheme) => readonly Override[],
+): Promise<Record<Scheme, OnsetFigures>> {
+  // The uniform traffic stops and the hot-spot starts at the onset.
+  const onset = onsetAt(scale, ["traffic.0.stopNs", "traffic.1.startNs"]);
+  const figures = {} as Record<Scheme, OnsetFigures>;
+  for (const s of SCHEMES) {
+    const { result } = await runScenario(file("onset-40", s), scale, [...onset, ...extra(s)]);
+    figures[s] = onsetFigures(result, scale);
+  }
+  return figures;
+}
+
 export const srpFig7: Experiment = {
   id: "srp-fig7",
   title: "SRP Fig. 7: a 40:1 hot-spot starts at 1 ms over 40 % uniform traffic",
@@ -229,25 +244,10 @@ export const srpFig7: Experiment = {
   notes:
     "Uniform traffic of 8-packet messages at 40 % load from every host; at 1 ms 40 of them switch to a 40:1 hot-spot, the others go on; 2.5 ms. Latency is the mean completion time of the uniform messages (source queueing included, as the paper's total latency) by the time they started: 0.5–1 ms (before), 1–1.2 ms (after the onset) and the 300 µs that end 0.5 ms before the run. It counts completed messages only, so it understates a network that stops delivering (no CC), whose verdict is on throughput. Throughput is the uniform traffic delivered per host that sends it (256 before, 216 after), over the same windows (the last 0.5 ms for the end); a backlog built up during a spike is delivered on top of the offered 4 Gb/s as the network recovers. The recovery columns give when, after the onset, the uniform throughput per sending host (50 µs means) is back at 90 % of its level before, after first falling below it, and from when the uniform messages started in each 100 µs window, up to the end window's end, take at most 1.25× as long as before on average. The paper averages 100 seeds and plots per cycle; we run one seed. The second table (full length only) runs the same scenarios on the authors' simulator's time base (srp-fig8-11): 64 Gb/s links, the same times (if the paper's µs are thousands of its 1 GHz cycles, its 1 ms onset and recovery are 1 ms here too), and SRP's switches with the authors' drop check and the speculative lane per output.",
   async run({ scale, quick }) {
-    const f = {} as Record<Scheme, OnsetFigures>;
-    // The uniform traffic stops and the hot-spot starts at the onset.
-    const onset = onsetAt(scale, ["traffic.0.stopNs", "traffic.1.startNs"]);
-    for (const s of SCHEMES) {
-      const { result } = await runScenario(file("onset-40", s), scale, onset);
-      f[s] = onsetFigures(result, scale);
-    }
+    const f = await onsetRuns(scale, () => []);
     const findings = onsetFindings(f);
     // The authors' time base: 6.4 times the events of the shipped runs, full length only.
-    const fast = quick || findings[2]!.holds ? undefined : ({} as Record<Scheme, OnsetFigures>);
-    if (fast !== undefined) {
-      for (const s of SCHEMES) {
-        const { result } = await runScenario(file("onset-40", s), scale, [
-          ...onset,
-          ...authorsTimeBase(s),
-        ]);
-        fast[s] = onsetFigures(result, scale);
-      }
-    }
+    const fast = quick || findings[2]!.holds ? undefined : await onsetRuns(scale, authorsTimeBase);
     const e = f.ecn;
     const x = fast?.ecn;
     return {
@@ -259,7 +259,7 @@ export const srpFig7: Experiment = {
       ...(findings[2]!.holds
         ? {}
         : {
-            explanation: `Our ECN network recovers more slowly than the paper's, which is back to its levels before within about a millisecond, with a throughput spike near the end of that time (line 148). Ours: the uniform traffic's latency goes from ${fmt(e.before, 2)} to ${fmt(e.after, 2)} µs after the onset and is ${fmt(e.end, 2)} µs for messages started ${fmt((e.latencyLastUs - 300 * scale) / 1000, 1)}–${fmt(e.latencyLastUs / 1000, 1)} ms after it; the uniform traffic delivered per sending host is back at 90 % of its level before ${recovery(e.throughputBackUs)} after the onset, and only then are the messages the hosts queued meanwhile delivered (${fmt(e.gbpsEnd, 2)} Gb/s per sending host over the last 0.5 ms, against ${fmt(e.gbpsBefore, 2)} before the onset), so ${Number.isFinite(e.latencyBackUs) ? `messages are as fast as before (within 1.25×) again only from those started ${fmt(e.latencyBackUs, 0)} µs after the onset` : `messages started up to ${fmt(e.latencyLastUs, 0)} µs after the onset (the end window's end) are still more than 1.25× slower than before`}. Each notification adds 800 ns to a sender's delay and 2 µs without one take 50 ns off; to share the hot-spot each of the 40 senders needs about 8 µs (40 packet times), ten notifications or more, while the tree that forms meanwhile blocks the uniform traffic's paths. The tree drains only through the hot-spot's link, which stays busy while the uniform traffic is down (${fmt(e.hotspotGbps, 1)} Gb/s of its ${LINK_GBPS}), the hot-spot senders' packets taking ${fmt(e.hotspotHotGbps, 1)} Gb/s of it and the uniform traffic to that host the rest.${x === undefined ? "" : ` On the authors' simulator's time base (one 64-bit flit per ns: 64 Gb/s links, the same times; SRP's switches as in srp-fig8-11) the same 800 ns is 25 packet times, not 3.9, and each sender needs about 1.3 µs of delay to share the hot-spot, two notifications: there the uniform traffic's latency goes from ${fmt(x.before, 2)} to ${fmt(x.after, 2)} µs after the onset and is ${fmt(x.end, 2)} µs at the end (${fmt(x.end / x.before, 2)}× before), its throughput is back ${recovery(x.throughputBackUs)} after the onset and its latency ${recovery(x.latencyBackUs, x.latencyLastUs)} after it: within the paper's millisecond (the second table; the findings above keep the paper's 10 Gb/s).`}`,
+            explanation: `Our ECN network recovers more slowly than the paper's, which is back to its levels before within about a millisecond, with a throughput spike near the end of that time (line 148). Ours: the uniform traffic's latency goes from ${fmt(e.before, 2)} to ${fmt(e.after, 2)} µs after the onset and is ${fmt(e.end, 2)} µs for messages started ${fmt((e.latencyLastUs - 300 * scale) / 1000, 1)}–${fmt(e.latencyLastUs / 1000, 1)} ms after it; the uniform traffic delivered per sending host is back at 90 % of its level before ${recovery(e.throughputBackUs)} after the onset, and only then are the messages the hosts queued meanwhile delivered (${fmt(e.gbpsEnd, 2)} Gb/s per sending host over the last 0.5 ms, against ${fmt(e.gbpsBefore, 2)} before the onset), so ${Number.isFinite(e.latencyBackUs) ? `messages are as fast as before (within 1.25×) again only from those started ${fmt(e.latencyBackUs, 0)} µs after the onset` : `messages started up to ${fmt(e.latencyLastUs, 0)} µs after the onset (the end window's end) are still more than 1.25× slower than before`}. Each notification adds 800 ns to a sender's delay and 2 µs without one take 50 ns off; to share the hot-spot each of the 40 senders needs about 8 µs (40 packet times), ten notifications or more, while the tree that forms meanwhile blocks the uniform traffic's paths. The tree drains only through the hot-spot's link, which stays busy while the uniform traffic is down (${fmt(e.hotspotGbps, 1)} Gb/s of its ${LINK_GBPS}), the hot-spot senders' packets taking ${fmt(e.hotspotHotGbps, 1)} Gb/s of it and the uniform traffic to that host the rest.${x === undefined ? " We have not found what makes ours slower than the paper's." : ` On the authors' simulator's time base (one 64-bit flit per ns: 64 Gb/s links, the same times; SRP's switches as in srp-fig8-11) the same 800 ns is 25 packet times, not 3.9, and each sender needs about 1.3 µs of delay to share the hot-spot, two notifications: there the uniform traffic's latency goes from ${fmt(x.before, 2)} to ${fmt(x.after, 2)} µs after the onset and is ${fmt(x.end, 2)} µs at the end (${fmt(x.end / x.before, 2)}× before), its throughput is back ${recovery(x.throughputBackUs)} after the onset and its latency ${recovery(x.latencyBackUs, x.latencyLastUs)} after it: within the paper's millisecond (the second table; the findings above keep the paper's 10 Gb/s).`}`,
           }),
     };
   },
